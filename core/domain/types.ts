@@ -1,0 +1,115 @@
+/** Domain records shared by core, storage plugins and routes. Times are Date objects; routes serialise them. */
+
+export const DOCUMENT_STATUSES = [
+	'unknown',
+	'queued',
+	'extracting',
+	'chunking',
+	'embedding',
+	'indexing',
+	'done',
+	'failed',
+] as const
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number]
+
+/** The pipeline stages a worker walks, in order. */
+export const PIPELINE_STAGES = ['extracting', 'chunking', 'embedding', 'indexing'] as const
+export type PipelineStage = (typeof PIPELINE_STAGES)[number]
+
+export const DOCUMENT_TYPES = [
+	'text',
+	'pdf',
+	'tweet',
+	'google_doc',
+	'google_slide',
+	'google_sheet',
+	'image',
+	'video',
+	'audio',
+	'notion_doc',
+	'webpage',
+	'onedrive',
+	'github_markdown',
+	'granola',
+] as const
+export type DocumentType = (typeof DOCUMENT_TYPES)[number]
+
+export const DREAMING_MODES = ['instant', 'dynamic'] as const
+export type Dreaming = (typeof DREAMING_MODES)[number]
+export type DreamingStatus = 'dreaming' | 'done'
+
+export const TASK_TYPES = ['memory', 'superrag'] as const
+export type TaskType = (typeof TASK_TYPES)[number]
+
+export type MetadataValue = string | number | boolean | string[]
+export type Metadata = Record<string, MetadataValue>
+
+export interface Org {
+	id: string
+	name: string
+	createdAt: Date
+}
+
+export interface ApiKey {
+	id: string
+	orgId: string
+	name: string
+	/** First characters of the key, safe to show in listings. */
+	prefix: string
+	createdAt: Date
+	lastUsedAt: Date | null
+	revokedAt: Date | null
+}
+
+/** One recorded pipeline stage: when it started and ended, and how it went. */
+export interface StageRecord {
+	stage: PipelineStage
+	startedAt: string
+	endedAt: string | null
+	outcome: 'running' | 'ok' | 'failed'
+	error?: string
+}
+
+export interface DocumentRecord {
+	id: string
+	orgId: string
+	containerTag: string
+	customId: string | null
+	connectionId: string | null
+	/** What the user sent: text, a URL, or serialised structured content. */
+	content: string
+	/** Text produced by the extracting stage; null until then. */
+	text: string | null
+	contentHash: string
+	title: string | null
+	summary: string | null
+	source: string | null
+	url: string | null
+	type: DocumentType
+	taskType: TaskType
+	status: DocumentStatus
+	dreaming: Dreaming
+	dreamingStatus: DreamingStatus
+	metadata: Metadata | null
+	filepath: string | null
+	entityContext: string | null
+	error: string | null
+	stages: StageRecord[]
+	createdAt: Date
+	updatedAt: Date
+}
+
+export interface ChunkRecord {
+	id: string
+	documentId: string
+	position: number
+	content: string
+	type: 'text' | 'image'
+	metadata: Record<string, unknown> | null
+	createdAt: Date
+}
+
+/** Every read and write happens inside one organization and, where it applies, one or more container tags. */
+export interface Scope {
+	orgId: string
+}

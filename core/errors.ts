@@ -1,0 +1,16 @@
+/** An error a user can act on. Routes turn it into `{ error, details }` with its status; nothing else leaks. */
+export class HttpError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+		readonly details?: string,
+	) {
+		super(message)
+	}
+}
+
+export const badRequest = (details: string) => new HttpError(400, 'Invalid request parameters', details)
+export const notFound = (what: string) => new HttpError(404, `${what} not found`)
+
+/** A configuration or startup problem: the process prints the message and exits, without a stack trace. */
+export class StartupError extends Error {}

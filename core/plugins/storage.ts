@@ -1,0 +1,188 @@
+import type { QueryFilter } from '../domain/filter.ts'
+import type {
+	ApiKey,
+	ChunkRecord,
+	DocumentRecord,
+	DocumentStatus,
+	DocumentType,
+	Dreaming,
+	Metadata,
+	Org,
+	Scope,
+	StageRecord,
+	TaskType,
+} from '../domain/types.ts'
+
+/**
+ * The storage contract. Every method that reads or writes user data takes a Scope (the caller's organization);
+ * an implementation must never return or touch rows of another organization, whatever ids it is given.
+ * Pipeline methods (by document id only) are called by workers on ids they got from a scoped job.
+ */
+export interface Storage {
+	orgs: OrgStore
+	keys: KeyStore
+	documents: DocumentStore
+	chunks: ChunkStore
+	search: SearchStore
+	meta: MetaStore
+	/** How the durable job queue reaches the same database (pg-boss). */
+	jobDatabase(): JobDatabase
+}
+
+export type JobDatabase =
+	| { kind: 'connection-string'; connectionString: string; schema?: string }
+	| {
+			kind: 'executor'
+			executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
+			listen?(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>
+			/** The raw embedded database, for adapters that take it whole (pg-boss `fromPglite`). */
+			raw?: unknown
+	  }
+
+export interface OrgStore {
+	create(name: string): Promise<Org>
+	byName(name: string): Promise<Org | null>
+	byId(id: string): Promise<Org | null>
+	count(): Promise<number>
+}
+
+export interface KeyStore {
+	create(input: { orgId: string; name: string; prefix: string; hash: string }): Promise<ApiKey>
+	/** Only keys that are not revoked. */
+	byHash(hash: string): Promise<(ApiKey & { orgName: string }) | null>
+	list(): Promise<(ApiKey & { orgName: string })[]>
+	/** True when a key was revoked by this call. */
+	revoke(id: string): Promise<boolean>
+}
+
+export interface NewDocument {
+	containerTag: string
+	customId: string | null
+	content: string
+	contentHash: string
+	type: DocumentType
+	taskType: TaskType
+	dreaming: Dreaming
+	metadata: Metadata | null
+	filepath: string | null
+	entityContext: string | null
+	title: string | null
+	url: string | null
+	source: string | null
+	connectionId?: string | null
+}
+
+export interface UpsertResult {
+	document: DocumentRecord
+	/** True when a new row was inserted. */
+	created: boolean
+	/** True when the document needs (re)processing: new, or content changed. */
+	needsProcessing: boolean
+}
+
+export interface DocumentPatch {
+	containerTag?: string
+	content?: string
+	contentHash?: string
+	customId?: string | null
+	metadata?: Metadata | null
+	taskType?: TaskType
+	filepath?: string | null
+}
+
+export type DocumentSort = 'createdAt' | 'updatedAt'
+
+export interface ListDocumentsQuery {
+	containerTags?: string[]
+	filters?: QueryFilter
+	filepath?: string
+	page: number
+	limit: number
+	sort: DocumentSort
+	order: 'asc' | 'desc'
+}
+
+export type BulkDeleteSelector = { ids: string[] } | { containerTags: string[] } | { filepath: string }
+
+export interface DocumentStore {
+	/**
+	 * Insert, or update the document with the same (containerTag, customId). Unchanged content keeps the status;
+	 * changed content resets it to `queued`. Metadata and other fields are always updated.
+	 */
+	upsert(scope: Scope, input: NewDocument): Promise<UpsertResult>
+	/** By id, or by customId when no id matches. */
+	get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord | null>
+	getMany(scope: Scope, ids: string[]): Promise<DocumentRecord[]>
+	/** Returns the updated document; `needsProcessing` is true when the content changed. */
+	update(scope: Scope, id: string, patch: DocumentPatch): Promise<{ document: DocumentRecord; needsProcessing: boolean } | null>
+	/** Deletes the document and everything derived from it. False when it did not exist in this scope. */
+	delete(scope: Scope, idOrCustomId: string): Promise<boolean>
+	deleteMany(scope: Scope, selector: BulkDeleteSelector): Promise<{ deletedIds: string[]; missingIds: string[] }>
+	list(scope: Scope, query: ListDocumentsQuery): Promise<{ documents: DocumentRecord[]; total: number }>
+	processing(scope: Scope): Promise<DocumentRecord[]>
+
+	/* Pipeline side. */
+	byId(id: string): Promise<DocumentRecord | null>
+	setProgress(id: string, update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null }): Promise<void>
+	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<void>
+	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
+	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>
+}
+
+export interface NewChunk {
+	position: number
+	content: string
+	type: 'text' | 'image'
+	metadata: Record<string, unknown> | null
+}
+
+export interface ChunkStore {
+	/** Ready chunks of a document, ordered by position. */
+	list(scope: Scope, documentId: string): Promise<ChunkRecord[]>
+	byIds(scope: Scope, ids: string[]): Promise<ChunkRecord[]>
+	/** Ready chunks at the given positions of each document (for neighbour context). */
+	atPositions(scope: Scope, wanted: { documentId: string; positions: number[] }[]): Promise<ChunkRecord[]>
+
+	/* Pipeline side: chunks are staged (not searchable), embedded, then published atomically. */
+	stage(documentId: string, chunks: NewChunk[]): Promise<void>
+	staged(documentId: string): Promise<(ChunkRecord & { embedded: boolean })[]>
+	setEmbeddings(embeddings: { chunkId: string; vector: Float32Array }[]): Promise<void>
+	/** Replaces the document's searchable chunks with its staged ones in one transaction. */
+	publish(documentId: string): Promise<number>
+}
+
+export interface ChunkSearchQuery {
+	containerTags: string[] | null
+	vector: Float32Array
+	/** Words of the query; storage builds its own full-text query from them. */
+	terms: string[]
+	filters?: QueryFilter
+	documentId?: string
+	filepath?: string
+	/** Candidates per ranking. */
+	limit: number
+}
+
+export interface VectorHit {
+	chunkId: string
+	documentId: string
+	/** Cosine similarity in -1..1. */
+	similarity: number
+}
+
+export interface TextHit {
+	chunkId: string
+	documentId: string
+	/** Full-text rank normalised to 0..1. */
+	rank: number
+}
+
+export interface SearchStore {
+	chunksByVector(scope: Scope, query: ChunkSearchQuery): Promise<VectorHit[]>
+	chunksByText(scope: Scope, query: ChunkSearchQuery): Promise<TextHit[]>
+}
+
+export interface MetaStore {
+	get<T = unknown>(key: string): Promise<T | null>
+	set(key: string, value: unknown): Promise<void>
+}
