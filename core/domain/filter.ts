@@ -1,4 +1,4 @@
-/** QueryFilter of the published API (REFERENCE §1.4). Validation lives in core/http/validate-filter.ts. */
+/** QueryFilter of the published API (REFERENCE §1.4). Input validation lives in core/http/filter-input.ts. */
 
 export const FILTER_TYPES = ['metadata', 'numeric', 'array_contains', 'string_contains'] as const
 export type FilterType = (typeof FILTER_TYPES)[number]
@@ -23,6 +23,8 @@ export type QueryFilter = { AND: FilterExpression[] } | { OR: FilterExpression[]
 
 export const MAX_FILTER_DEPTH = 5
 
-export function isFilterGroup(expr: FilterExpression): expr is { AND: FilterExpression[] } | { OR: FilterExpression[] } {
+export function isFilterGroup(
+	expr: FilterExpression,
+): expr is { AND: FilterExpression[] } | { OR: FilterExpression[] } {
 	return 'AND' in expr || 'OR' in expr
 }

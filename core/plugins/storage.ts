@@ -6,6 +6,7 @@ import type {
 	DocumentStatus,
 	DocumentType,
 	Dreaming,
+	DreamingStatus,
 	Metadata,
 	Org,
 	Scope,
@@ -114,7 +115,11 @@ export interface DocumentStore {
 	get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord | null>
 	getMany(scope: Scope, ids: string[]): Promise<DocumentRecord[]>
 	/** Returns the updated document; `needsProcessing` is true when the content changed. */
-	update(scope: Scope, id: string, patch: DocumentPatch): Promise<{ document: DocumentRecord; needsProcessing: boolean } | null>
+	update(
+		scope: Scope,
+		id: string,
+		patch: DocumentPatch,
+	): Promise<{ document: DocumentRecord; needsProcessing: boolean } | null>
 	/** Deletes the document and everything derived from it. False when it did not exist in this scope. */
 	delete(scope: Scope, idOrCustomId: string): Promise<boolean>
 	deleteMany(scope: Scope, selector: BulkDeleteSelector): Promise<{ deletedIds: string[]; missingIds: string[] }>
@@ -123,7 +128,10 @@ export interface DocumentStore {
 
 	/* Pipeline side. */
 	byId(id: string): Promise<DocumentRecord | null>
-	setProgress(id: string, update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null }): Promise<void>
+	setProgress(
+		id: string,
+		update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null; dreamingStatus?: DreamingStatus },
+	): Promise<void>
 	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<void>
 	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
 	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>

@@ -1,0 +1,49 @@
+import type { Storage } from '../plugins/storage.ts'
+
+const KEY_PREFIX = 'sm_'
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** A new API key: `sm_` and 40 base62 characters (~238 bits). Only its hash is ever stored. */
+export function generateApiKey(): string {
+	let body = ''
+	while (body.length < 40) {
+		for (const byte of crypto.getRandomValues(new Uint8Array(48))) {
+			if (byte < 248 && body.length < 40) body += ALPHABET[byte % 62]
+		}
+	}
+	return KEY_PREFIX + body
+}
+
+/**
+ * Keys are long random strings, so a fast hash is as safe as a slow one here (nothing to brute-force),
+ * and it keeps per-request verification cheap.
+ */
+export function hashApiKey(key: string): string {
+	return new Bun.CryptoHasher('sha256').update(key).digest('hex')
+}
+
+/** Creates a key for an organization, creating the organization when the name is new. Returns the key once. */
+export async function createApiKey(
+	storage: Storage,
+	input: { name: string; orgName: string },
+): Promise<{ key: string; id: string; orgId: string; orgName: string; orgCreated: boolean }> {
+	const existing = await storage.orgs.byName(input.orgName)
+	const org = existing ?? (await storage.orgs.create(input.orgName))
+	const key = generateApiKey()
+	const record = await storage.keys.create({
+		orgId: org.id,
+		name: input.name,
+		prefix: key.slice(0, 10),
+		hash: hashApiKey(key),
+	})
+	return { key, id: record.id, orgId: org.id, orgName: org.name, orgCreated: !existing }
+}
+
+export const DEFAULT_ORG = 'default'
+
+/** On the first start of an empty store, one key is created so the service is usable at once. */
+export async function bootstrapFirstKey(storage: Storage): Promise<string | null> {
+	if ((await storage.orgs.count()) > 0) return null
+	const { key } = await createApiKey(storage, { name: 'first key', orgName: DEFAULT_ORG })
+	return key
+}

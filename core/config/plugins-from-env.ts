@@ -1,0 +1,39 @@
+import { join } from 'node:path'
+import type { Plugin } from '../plugins/contract.ts'
+import type { ServiceSettings } from './settings.ts'
+
+type Env = Record<string, string | undefined>
+
+/**
+ * Builds the default plugin list from environment variables. Imports are lazy so that an unused plugin's
+ * dependencies (an SDK, a WASM database) are never loaded.
+ */
+export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin[]> {
+	const { storagePostgres } = await import('../../plugins/storage-postgres/index.ts')
+	const storage = storagePostgres(
+		settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: settings.dataDir },
+	)
+	return [storage, await embedderFromEnv(settings, env)]
+}
+
+async function embedderFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin> {
+	const choice = env.MEMORY_EMBEDDER || (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? 'openai' : 'local')
+	if (choice === 'openai') {
+		const { embedderOpenAI } = await import('../../plugins/embedder-openai/index.ts')
+		const dimensions = env.OPENAI_EMBEDDING_DIMENSIONS ? Number(env.OPENAI_EMBEDDING_DIMENSIONS) : undefined
+		if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
+			throw new Error(
+				`OPENAI_EMBEDDING_DIMENSIONS must be a positive integer, got "${env.OPENAI_EMBEDDING_DIMENSIONS}"`,
+			)
+		}
+		return embedderOpenAI({
+			apiKey: env.OPENAI_API_KEY,
+			baseURL: env.OPENAI_BASE_URL,
+			model: env.OPENAI_EMBEDDING_MODEL,
+			dimensions,
+		})
+	}
+	if (choice !== 'local') throw new Error(`MEMORY_EMBEDDER must be "local" or "openai", got "${choice}"`)
+	const { embedderLocal } = await import('../../plugins/embedder-local/index.ts')
+	return embedderLocal({ cacheDir: env.MEMORY_CACHE_DIR || join(settings.dataDir, 'cache') })
+}

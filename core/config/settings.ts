@@ -1,0 +1,41 @@
+/** Service settings that are not plugins. Each has an environment variable; memory.config.ts may override any. */
+export interface ServiceSettings {
+	port: number
+	hostname: string
+	/** Embedded store and caches live here. */
+	dataDir: string
+	/** PostgreSQL server; when absent the embedded store is used. */
+	databaseUrl: string | null
+	/** Largest accepted request body, in bytes (413 above). */
+	maxBodyBytes: number
+	/** Documents processed at once by one worker process. */
+	workerConcurrency: number
+	/** How long a verified API key is trusted before it is looked up again. */
+	keyCacheSeconds: number
+	logLevel: string
+}
+
+type Env = Record<string, string | undefined>
+
+function integer(env: Env, name: string, fallback: number, min = 0): number {
+	const raw = env[name]
+	if (raw === undefined || raw === '') return fallback
+	const value = Number(raw)
+	if (!Number.isInteger(value) || value < min) {
+		throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`)
+	}
+	return value
+}
+
+export function settingsFromEnv(env: Env): ServiceSettings {
+	return {
+		port: integer(env, 'PORT', 8787),
+		hostname: env.HOST || '0.0.0.0',
+		dataDir: env.MEMORY_DATA_DIR || './data',
+		databaseUrl: env.DATABASE_URL || null,
+		maxBodyBytes: integer(env, 'MEMORY_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
+		workerConcurrency: integer(env, 'MEMORY_WORKER_CONCURRENCY', 4, 1),
+		keyCacheSeconds: integer(env, 'MEMORY_KEY_CACHE_SECONDS', 10),
+		logLevel: env.LOG_LEVEL || 'info',
+	}
+}

@@ -1,0 +1,164 @@
+import { Elysia, t } from 'elysia'
+import { badRequest } from '../../errors.ts'
+import { bearerAuth } from '../auth.ts'
+import { parseQueryFilter } from '../filter-input.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { errorResponses } from '../schemas/common.ts'
+import {
+	AddDocumentBody,
+	BulkDeleteBody,
+	BulkDeleteResponse,
+	ChunksResponse,
+	DocumentAck,
+	DocumentDetail,
+	ListDocumentsBody,
+	ListDocumentsResponse,
+	ProcessingResponse,
+	UpdateDocumentBody,
+} from '../schemas/documents.ts'
+import { chunkOut, documentDetail, documentSummary } from '../serialize.ts'
+
+const MAX_PAGE_SIZE = 1100
+
+/** The published API sends one tag as `containerTag` or, deprecated, as the first of `containerTags`. */
+export function singleTag(body: { containerTag?: string; containerTags?: string[] }): string | undefined {
+	return body.containerTag ?? body.containerTags?.[0]
+}
+
+function positiveInt(value: number | string | undefined, field: string, fallback: number, max: number): number {
+	if (value === undefined) return fallback
+	const number = Number(value)
+	if (!Number.isInteger(number) || number < 1 || number > max)
+		throw badRequest(`${field} must be an integer from 1 to ${max}`)
+	return number
+}
+
+const detail = { tags: ['documents'] }
+
+export function documentRoutes({ verify, documents }: RouteDeps) {
+	return new Elysia({ prefix: '/v3/documents' })
+		.use(bearerAuth(verify))
+		.post(
+			'',
+			async ({ body, scope }) => {
+				const document = await documents.add(scope, { ...body, containerTag: singleTag(body) })
+				return { id: document.id, status: document.status }
+			},
+			{
+				body: AddDocumentBody,
+				response: { 200: DocumentAck, ...errorResponses },
+				detail: { ...detail, summary: 'Add a document (text, URL or structured content); customId upserts' },
+			},
+		)
+		.post(
+			'/list',
+			async ({ body, scope }) => {
+				const page = positiveInt(body.page, 'page', 1, 1_000_000)
+				const limit = positiveInt(body.limit, 'limit', 10, MAX_PAGE_SIZE)
+				const tags = body.containerTags ?? (body.containerTag ? [body.containerTag] : undefined)
+				const { documents: found, total } = await documents.list(scope, {
+					containerTags: tags,
+					filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
+					filepath: body.filepath,
+					page,
+					limit,
+					sort: body.sort ?? 'createdAt',
+					order: body.order ?? 'desc',
+				})
+				const items = found.map((document) => ({
+					...documentSummary(document),
+					...(body.includeContent ? { content: document.content } : {}),
+				}))
+				return {
+					memories: items,
+					pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },
+					results: items,
+					totalCount: total,
+				}
+			},
+			{
+				body: ListDocumentsBody,
+				response: { 200: ListDocumentsResponse, ...errorResponses },
+				detail: { ...detail, summary: 'List documents with pagination, sorting and filters' },
+			},
+		)
+		.get(
+			'/processing',
+			async ({ scope }) => {
+				const found = await documents.processing(scope)
+				return { documents: found.map(documentSummary), totalCount: found.length }
+			},
+			{
+				response: { 200: ProcessingResponse, ...errorResponses },
+				detail: { ...detail, summary: 'Documents not yet done or failed' },
+			},
+		)
+		.delete(
+			'/bulk',
+			async ({ body, scope }) => {
+				const selectors = [body.ids, body.containerTags, body.filepath].filter((value) => value !== undefined)
+				if (selectors.length !== 1) throw badRequest('give exactly one of ids, containerTags or filepath')
+				if (body.ids) {
+					const { deletedIds, missingIds } = await documents.deleteMany(scope, { ids: body.ids })
+					return {
+						success: true,
+						deletedCount: deletedIds.length,
+						errors: missingIds.map((id) => ({ id, error: 'Document not found' })),
+					}
+				}
+				if (body.containerTags) {
+					const { deletedIds } = await documents.deleteMany(scope, { containerTags: body.containerTags })
+					return { success: true, deletedCount: deletedIds.length, containerTags: body.containerTags }
+				}
+				const { deletedIds } = await documents.deleteMany(scope, { filepath: body.filepath! })
+				return { success: true, deletedCount: deletedIds.length }
+			},
+			{
+				body: BulkDeleteBody,
+				response: { 200: BulkDeleteResponse, ...errorResponses },
+				detail: { ...detail, summary: 'Delete documents by ids, by container tags or by filepath' },
+			},
+		)
+		.get('/:id', async ({ params, scope }) => documentDetail(await documents.get(scope, params.id)), {
+			params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+			response: { 200: DocumentDetail, ...errorResponses },
+			detail: { ...detail, summary: 'Get a document by id or customId, with its pipeline stages' },
+		})
+		.patch(
+			'/:id',
+			async ({ params, body, scope }) => {
+				const document = await documents.update(scope, params.id, { ...body, containerTag: singleTag(body) })
+				return { id: document.id, status: document.status }
+			},
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				body: UpdateDocumentBody,
+				response: { 200: DocumentAck, ...errorResponses },
+				detail: { ...detail, summary: 'Update a document; changed content is reprocessed' },
+			},
+		)
+		.delete(
+			'/:id',
+			async ({ params, scope, set }) => {
+				await documents.delete(scope, params.id)
+				set.status = 204
+			},
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 204: t.Void(), ...errorResponses },
+				detail: { ...detail, summary: 'Delete a document (by id or customId) and everything derived from it' },
+			},
+		)
+		.get(
+			'/:id/chunks',
+			async ({ params, scope }) => {
+				const { document, chunks } = await documents.chunks(scope, params.id)
+				return { documentId: document.id, chunks: chunks.map(chunkOut), total: chunks.length }
+			},
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 200: ChunksResponse, ...errorResponses },
+				detail: { ...detail, summary: 'All searchable chunks of a document, by position' },
+			},
+		)
+}

@@ -1,0 +1,57 @@
+import { Elysia } from 'elysia'
+import { bearerAuth } from '../auth.ts'
+import { parseQueryFilter } from '../filter-input.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { errorResponses } from '../schemas/common.ts'
+import { DocumentSearchBody, DocumentSearchResponse } from '../schemas/search.ts'
+
+const round = (value: number) => Math.round(value * 10_000) / 10_000
+
+export function searchRoutes({ verify, documentSearch }: RouteDeps) {
+	return new Elysia().use(bearerAuth(verify)).post(
+		'/v3/search',
+		async ({ body, scope }) => {
+			const started = performance.now()
+			const tags = body.containerTag ? [body.containerTag] : (body.containerTags ?? null)
+			const hits = await documentSearch(scope, {
+				q: body.q,
+				containerTags: tags && tags.length > 0 ? tags : null,
+				filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
+				limit: body.limit ?? 10,
+				chunkThreshold: body.chunkThreshold ?? 0,
+				onlyMatchingChunks: body.onlyMatchingChunks ?? true,
+				includeFullDocs: body.includeFullDocs ?? false,
+				includeSummary: body.includeSummary ?? false,
+				rerank: body.rerank ?? false,
+				docId: body.docId,
+				filepath: body.filepath,
+			})
+			const results = hits.map(({ document, score, chunks }) => ({
+				documentId: document.id,
+				title: document.title,
+				type: document.type,
+				score: round(score),
+				metadata: document.metadata,
+				createdAt: document.createdAt.toISOString(),
+				updatedAt: document.updatedAt.toISOString(),
+				chunks: chunks.map(({ chunk, score: chunkScore, isRelevant }) => ({
+					content: chunk.content,
+					isRelevant,
+					score: round(chunkScore),
+					position: chunk.position,
+				})),
+				...(body.includeSummary ? { summary: document.summary } : {}),
+				...(body.includeFullDocs ? { content: document.text ?? document.content } : {}),
+			}))
+			return { results, timing: Math.round(performance.now() - started), total: results.length }
+		},
+		{
+			body: DocumentSearchBody,
+			response: { 200: DocumentSearchResponse, ...errorResponses },
+			detail: {
+				tags: ['search'],
+				summary: 'Document search: vector similarity and full-text rank fused by reciprocal rank fusion',
+			},
+		},
+	)
+}

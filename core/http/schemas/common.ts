@@ -1,0 +1,55 @@
+import { t } from 'elysia'
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES, DREAMING_MODES, TASK_TYPES } from '../../domain/types.ts'
+
+export const CONTAINER_TAG_PATTERN = '^[a-zA-Z0-9_:-]+$'
+
+export const ContainerTag = t.String({
+	minLength: 1,
+	maxLength: 100,
+	pattern: CONTAINER_TAG_PATTERN,
+	error: 'must be 1 to 100 characters of letters, digits, "_", ":" or "-"',
+	description: 'Context pool (user, project or tenant). At most 100 characters of letters, digits, _ : -',
+})
+
+export const ContainerTags = t.Array(ContainerTag, { maxItems: 100 })
+
+const MetadataValue = t.Union([t.String(), t.Number(), t.Boolean(), t.Array(t.String())])
+
+export const MetadataIn = t.Record(t.String({ minLength: 1, maxLength: 256 }), MetadataValue, {
+	error: 'must be an object whose values are strings, numbers, booleans or string arrays',
+	description: 'Flat key/value metadata; values are strings, numbers, booleans or string arrays',
+})
+
+export const MetadataOut = t.Nullable(t.Record(t.String(), t.Unknown()))
+
+export const Filters = t.Unknown({
+	description:
+		'QueryFilter: `{AND: [...]}` or `{OR: [...]}` of conditions `{key, value, filterType?, numericOperator?, negate?, ignoreCase?}` and nested groups (at most 5 levels), as an object or a JSON string',
+})
+
+export const DocumentStatus = t.UnionEnum([...DOCUMENT_STATUSES])
+export const DocumentType = t.UnionEnum([...DOCUMENT_TYPES])
+export const Dreaming = t.UnionEnum([...DREAMING_MODES], { error: 'must be "instant" or "dynamic"' })
+export const TaskType = t.UnionEnum([...TASK_TYPES], { error: 'must be "memory" or "superrag"' })
+
+/** Page numbers and sizes arrive as numbers or numeric strings (the published clients send both). */
+export const NumberLike = t.Union([t.Number(), t.String({ pattern: '^\\d+$' })])
+
+export const Pagination = t.Object({
+	currentPage: t.Number(),
+	limit: t.Number(),
+	totalItems: t.Number(),
+	totalPages: t.Number(),
+})
+
+export const ErrorResponse = t.Object({ error: t.String(), details: t.Optional(t.String()) })
+
+export const errorResponses = {
+	400: ErrorResponse,
+	401: ErrorResponse,
+	404: ErrorResponse,
+	413: ErrorResponse,
+	500: ErrorResponse,
+}
+
+export const DateTime = t.String({ format: 'date-time' })

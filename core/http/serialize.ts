@@ -1,0 +1,51 @@
+import type { ChunkRecord, DocumentRecord } from '../domain/types.ts'
+
+const iso = (date: Date) => date.toISOString()
+
+/** The list/processing item shape of the published API. */
+export function documentSummary(document: DocumentRecord) {
+	return {
+		id: document.id,
+		customId: document.customId,
+		connectionId: document.connectionId,
+		filepath: document.filepath,
+		title: document.title,
+		summary: document.summary,
+		status: document.status,
+		type: document.type,
+		metadata: document.metadata,
+		url: document.url,
+		containerTags: [document.containerTag],
+		createdAt: iso(document.createdAt),
+		updatedAt: iso(document.updatedAt),
+	}
+}
+
+/** GET /v3/documents/{id}: every key the published client requires, plus the pipeline's stage record. */
+export function documentDetail(document: DocumentRecord) {
+	return {
+		...documentSummary(document),
+		containerTag: document.containerTag,
+		content: document.content,
+		raw: null,
+		source: document.source,
+		ogImage: null,
+		taskType: document.taskType,
+		dreaming: document.dreaming,
+		dreamingStatus: document.dreamingStatus,
+		error: document.error,
+		stages: document.stages,
+	}
+}
+
+export function chunkOut(chunk: ChunkRecord) {
+	return {
+		id: chunk.id,
+		documentId: chunk.documentId,
+		position: chunk.position,
+		content: chunk.content,
+		type: chunk.type,
+		metadata: chunk.metadata,
+		createdAt: iso(chunk.createdAt),
+	}
+}

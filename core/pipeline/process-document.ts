@@ -1,0 +1,93 @@
+import type { DocumentRecord, PipelineStage, StageRecord } from '../domain/types.ts'
+import { PIPELINE_STAGES } from '../domain/types.ts'
+import type { Logger } from '../logger.ts'
+import type { EmbedderPlugin } from '../plugins/contract.ts'
+import type { Storage } from '../plugins/storage.ts'
+import { chunkText } from './chunker.ts'
+import { extractText } from './extract.ts'
+
+export interface PipelineDeps {
+	storage: Storage
+	embedder: EmbedderPlugin
+	logger: Logger
+}
+
+/** Thrown by a stage when retrying cannot help (bad content, unsupported type): the document fails at once. */
+export class PermanentStageError extends Error {}
+
+const EMBED_BATCH = 64
+
+/**
+ * The embedded database answers on the microtask queue, so back-to-back pipeline work would never let the
+ * HTTP server accept a request. Stepping onto the macrotask queue between steps keeps the API responsive.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+type StageRunner = (document: DocumentRecord, deps: PipelineDeps) => Promise<void>
+
+const STAGES: Record<PipelineStage, StageRunner> = {
+	async extracting(document, { storage }) {
+		const extracted = await extractText(document)
+		await storage.documents.setExtracted(document.id, extracted)
+	},
+	async chunking(document, { storage }) {
+		const text = (await storage.documents.byId(document.id))?.text ?? ''
+		const chunks = chunkText(text).map((chunk) => ({ ...chunk, type: 'text' as const, metadata: null }))
+		if (chunks.length === 0) throw new PermanentStageError('the document has no text to index')
+		await storage.chunks.stage(document.id, chunks)
+	},
+	async embedding(document, { storage, embedder }) {
+		const pending = (await storage.chunks.staged(document.id)).filter((chunk) => !chunk.embedded)
+		for (let start = 0; start < pending.length; start += EMBED_BATCH) {
+			const batch = pending.slice(start, start + EMBED_BATCH)
+			const vectors = await embedder.embed(
+				batch.map((chunk) => chunk.content),
+				'document',
+			)
+			await storage.chunks.setEmbeddings(batch.map((chunk, i) => ({ chunkId: chunk.id, vector: vectors[i]! })))
+			await yieldToEventLoop()
+		}
+	},
+	async indexing(document, { storage }) {
+		await storage.chunks.publish(document.id)
+	},
+}
+
+/**
+ * Walks a document through the pipeline, starting at its first unfinished stage, so a retried job resumes where the
+ * last attempt stopped. Every stage's start, end and outcome is recorded on the document.
+ * Throws when the attempt failed and may be retried; marks the document failed on a permanent or last failure.
+ */
+export async function processDocument(documentId: string, deps: PipelineDeps, lastAttempt: boolean): Promise<void> {
+	const document = await deps.storage.documents.byId(documentId)
+	if (!document || document.status === 'done') return
+	const stages: StageRecord[] = document.stages.filter((record) => record.outcome === 'ok')
+	const finished = new Set(stages.map((record) => record.stage))
+
+	for (const stage of PIPELINE_STAGES) {
+		if (finished.has(stage)) continue
+		await yieldToEventLoop()
+		const record: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
+		await deps.storage.documents.setProgress(document.id, { status: stage, stages: [...stages, record] })
+		try {
+			await STAGES[stage](document, deps)
+		} catch (error) {
+			const permanent = error instanceof PermanentStageError
+			const message = error instanceof Error ? error.message : String(error)
+			const failed: StageRecord = { ...record, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
+			const giveUp = permanent || lastAttempt
+			// A retry resumes at this stage; a failure that will not be retried ends the document here.
+			await deps.storage.documents.setProgress(document.id, {
+				status: giveUp ? 'failed' : stage,
+				stages: [...stages, failed],
+				error: message,
+			})
+			deps.logger.warn('pipeline stage failed', { documentId, stage, error: message, retry: !giveUp })
+			if (giveUp) return
+			throw error
+		}
+		stages.push({ ...record, endedAt: new Date().toISOString(), outcome: 'ok' })
+	}
+	// Memory formation arrives with the memory engine; until then a done document has nothing left to dream.
+	await deps.storage.documents.setProgress(document.id, { status: 'done', stages, error: null, dreamingStatus: 'done' })
+}

@@ -1,0 +1,78 @@
+/**
+ * The one rule for recognising chat transcripts (`Speaker: text` lines), shared by the chunker, conversation ingest
+ * and memory extraction.
+ */
+
+export interface TranscriptTurn {
+	speaker: string
+	text: string
+}
+
+export interface Transcript {
+	/** Lines before the first turn, such as `[date: 2023-05-08]`; '' when there are none. */
+	preamble: string
+	turns: TranscriptTurn[]
+}
+
+const ROLES = ['user', 'assistant', 'system', 'tool', 'human', 'ai', 'bot', 'model']
+const MAX_SPEAKER_CHARS = 40
+
+// A name is 1-3 words: the first capitalised, the others capitalised or a number ("Speaker 2"). Roles match in any case.
+const NAME_WORD = String.raw`\p{Lu}[\p{L}\p{M}\p{N}'.\-]*`
+const NAME = new RegExp(String.raw`^${NAME_WORD}(?: (?:${NAME_WORD}|\p{N}+)){0,2}$`, 'u')
+const SPEAKER_LINE = new RegExp(
+	String.raw`^[ \t]*(?<speaker>[^:\n]{1,${MAX_SPEAKER_CHARS}}):(?:[ \t]+(?<text>.*))?$`,
+	'u',
+)
+
+/** The speaker and first-line text of a `Speaker: text` line, or null when the line is not one. */
+export function parseSpeakerLine(line: string): TranscriptTurn | null {
+	const match = SPEAKER_LINE.exec(line)
+	const speaker = match?.groups?.speaker
+	if (!speaker || !(ROLES.includes(speaker.toLowerCase()) || NAME.test(speaker))) return null
+	return { speaker, text: match.groups?.text ?? '' }
+}
+
+/**
+ * Parses text as a transcript, or returns null when it is not one: more than half of the non-empty lines must be
+ * speaker lines, at least two of them, and the speakers must look like a conversation (a known role, or someone who
+ * speaks more than once), so a block of `Title: x` / `Author: y` fields is not mistaken for a chat.
+ */
+export function parseTranscript(text: string): Transcript | null {
+	const lines = text.replace(/\r\n?/g, '\n').split('\n')
+	const nonEmpty = lines.filter((line) => line.trim() !== '').length
+	const preamble: string[] = []
+	const turns: { speaker: string; lines: string[] }[] = []
+	for (const line of lines) {
+		const speakerLine = parseSpeakerLine(line)
+		if (speakerLine) turns.push({ speaker: speakerLine.speaker, lines: [speakerLine.text] })
+		else if (turns.length > 0) turns.at(-1)!.lines.push(line)
+		else preamble.push(line)
+	}
+	if (turns.length < 2 || turns.length * 2 <= nonEmpty || !looksLikeConversation(turns)) return null
+	return {
+		preamble: trimLines(preamble),
+		turns: turns.map((turn) => ({ speaker: turn.speaker, text: trimLines(turn.lines) })),
+	}
+}
+
+export function isTranscript(text: string): boolean {
+	return parseTranscript(text) !== null
+}
+
+function looksLikeConversation(turns: { speaker: string }[]): boolean {
+	const seen = new Set<string>()
+	for (const { speaker } of turns) {
+		const key = speaker.toLowerCase()
+		if (ROLES.includes(key) || seen.has(key)) return true
+		seen.add(key)
+	}
+	return false
+}
+
+function trimLines(lines: string[]): string {
+	return lines
+		.map((line) => line.trimEnd())
+		.join('\n')
+		.trim()
+}

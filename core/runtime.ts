@@ -1,0 +1,105 @@
+import { bootstrapFirstKey } from './auth/api-keys.ts'
+import { createKeyVerifier } from './auth/verifier.ts'
+import { lockEmbeddedStore } from './config/embedded-lock.ts'
+import type { ServiceSettings } from './config/settings.ts'
+import { createDocumentService } from './documents/service.ts'
+import { StartupError } from './errors.ts'
+import { createApp } from './http/app.ts'
+import { type JobQueue, openJobQueue } from './jobs/queue.ts'
+import type { Logger } from './logger.ts'
+import { processDocument } from './pipeline/process-document.ts'
+import type { Plugin } from './plugins/contract.ts'
+import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
+import { createDocumentSearch } from './search/document-search.ts'
+
+export type Role = 'api' | 'worker' | 'all'
+
+export interface Service {
+	plugins: StartedPlugins
+	queue: JobQueue
+	/** The HTTP app (absent for the worker role); `app.handle(request)` serves a request in-process. */
+	app: ReturnType<typeof createApp> | null
+	/** The key created on the first start of an empty embedded store, shown once. */
+	firstKey: string | null
+	stop(): Promise<void>
+}
+
+const UNFINISHED_SWEEP = 10_000
+
+/** Starts plugins, the job queue and, per role, the workers and the HTTP app (not yet listening). */
+export async function startService(input: {
+	settings: ServiceSettings
+	plugins: Plugin[]
+	logger: Logger
+	role?: Role
+	env?: Record<string, string | undefined>
+}): Promise<Service> {
+	const { settings, logger } = input
+	const role = input.role ?? 'all'
+	const embedded = !settings.databaseUrl
+	if (embedded && role !== 'all') {
+		throw new StartupError(
+			`--role ${role} needs PostgreSQL (set DATABASE_URL): the embedded store can be opened by one process only`,
+		)
+	}
+	const unlock = embedded ? lockEmbeddedStore(settings.dataDir) : () => {}
+	let plugins: StartedPlugins
+	let queue: JobQueue
+	try {
+		plugins = await startPlugins(input.plugins, { logger, env: input.env ?? process.env })
+	} catch (error) {
+		unlock()
+		throw error
+	}
+	try {
+		queue = await openJobQueue(plugins.storage.jobDatabase(), logger, { heartbeat: !embedded })
+	} catch (error) {
+		await plugins.stop()
+		unlock()
+		throw error
+	}
+	const { storage, embedder } = plugins
+	const firstKey = embedded ? await bootstrapFirstKey(storage) : null
+	let ready = role === 'api'
+
+	if (role !== 'api') {
+		const deps = { storage, embedder, logger }
+		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
+		if (embedded) {
+			const recovered = await queue.recoverOrphans()
+			if (recovered > 0) logger.info('retrying jobs interrupted by a previous stop', { count: recovered })
+		}
+		for (const job of await storage.documents.unfinished(UNFINISHED_SWEEP)) {
+			await queue.enqueueDocument({ documentId: job.id, orgId: job.orgId })
+		}
+		await queue.workDocuments(settings.workerConcurrency, (job, attempt) =>
+			processDocument(job.documentId, deps, attempt.lastAttempt),
+		)
+		ready = true
+	}
+
+	const app =
+		role === 'worker'
+			? null
+			: createApp(
+					{
+						verify: createKeyVerifier(storage, settings.keyCacheSeconds),
+						documents: createDocumentService({ storage, queue }),
+						documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
+					},
+					{ logger, maxBodyBytes: settings.maxBodyBytes, ready: () => ready },
+				)
+
+	return {
+		plugins,
+		queue,
+		app,
+		firstKey,
+		async stop() {
+			ready = false
+			await queue.stop()
+			await plugins.stop()
+			unlock()
+		},
+	}
+}

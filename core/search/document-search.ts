@@ -1,0 +1,160 @@
+import type { QueryFilter } from '../domain/filter.ts'
+import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types.ts'
+import { notFound } from '../errors.ts'
+import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
+import type { Storage, TextHit, VectorHit } from '../plugins/storage.ts'
+import { reciprocalRankFusion } from './fusion.ts'
+import { queryTerms } from './terms.ts'
+
+export interface DocumentSearchRequest {
+	q: string
+	containerTags: string[] | null
+	filters?: QueryFilter
+	limit: number
+	chunkThreshold: number
+	onlyMatchingChunks: boolean
+	includeFullDocs: boolean
+	includeSummary: boolean
+	rerank: boolean
+	docId?: string
+	filepath?: string
+}
+
+export interface ScoredChunk {
+	chunk: ChunkRecord
+	score: number
+	isRelevant: boolean
+}
+
+export interface DocumentHit {
+	document: DocumentRecord
+	score: number
+	chunks: ScoredChunk[]
+}
+
+/** Candidates drawn from each ranking before fusion. */
+const CANDIDATES_PER_RESULT = 10
+const MAX_CANDIDATES = 200
+const RERANK_CANDIDATES = 50
+
+/**
+ * A chunk's relevance in 0..1: the probabilistic OR of its cosine similarity and its full-text rank, so a strong
+ * signal from either side counts. A chunk missing from the vector list is assumed no closer than the last hit there.
+ */
+export function chunkScore(similarity: number | undefined, floor: number, textRank: number | undefined): number {
+	const semantic = Math.max(0, Math.min(1, similarity ?? floor))
+	const lexical = Math.max(0, Math.min(1, textRank ?? 0))
+	return 1 - (1 - semantic) * (1 - lexical)
+}
+
+export function createDocumentSearch(deps: {
+	storage: Storage
+	embedder: EmbedderPlugin
+	reranker: RerankerPlugin | null
+}) {
+	const { storage, embedder, reranker } = deps
+
+	/** Vector and full-text candidates fused by reciprocal rank, each with its 0..1 score, best first. */
+	async function rankChunks(scope: Scope, request: DocumentSearchRequest, documentId: string | undefined) {
+		const [vector] = await embedder.embed([request.q], 'query')
+		const query = {
+			containerTags: request.containerTags,
+			vector: vector!,
+			terms: queryTerms(request.q),
+			filters: request.filters,
+			documentId,
+			filepath: request.filepath,
+			limit: Math.min(MAX_CANDIDATES, Math.max(50, request.limit * CANDIDATES_PER_RESULT)),
+		}
+		const [byVector, byText] = await Promise.all([
+			storage.search.chunksByVector(scope, query),
+			storage.search.chunksByText(scope, query),
+		])
+		const similarity = new Map(byVector.map((hit) => [hit.chunkId, hit.similarity]))
+		const textRank = new Map(byText.map((hit) => [hit.chunkId, hit.rank]))
+		const documentOf = new Map<string, string>()
+		for (const hit of [...byVector, ...byText] as (VectorHit | TextHit)[]) documentOf.set(hit.chunkId, hit.documentId)
+		const floor = byVector.at(-1)?.similarity ?? 0
+		return reciprocalRankFusion([byVector.map((hit) => hit.chunkId), byText.map((hit) => hit.chunkId)]).map(
+			({ id }) => ({
+				chunkId: id,
+				documentId: documentOf.get(id)!,
+				score: chunkScore(similarity.get(id), floor, textRank.get(id)),
+			}),
+		)
+	}
+
+	async function rerankChunks(request: DocumentSearchRequest, ranked: { chunk: ChunkRecord; score: number }[]) {
+		if (!request.rerank || !reranker || ranked.length === 0) return ranked
+		const head = ranked.slice(0, RERANK_CANDIDATES)
+		const scores = await reranker.rerank(
+			request.q,
+			head.map((entry) => entry.chunk.content),
+		)
+		const reranked = head.map((entry, i) => ({ ...entry, score: scores[i] ?? 0 })).sort((a, b) => b.score - a.score)
+		return [...reranked, ...ranked.slice(RERANK_CANDIDATES)]
+	}
+
+	async function withNeighbours(scope: Scope, hits: DocumentHit[]): Promise<void> {
+		const wanted = hits.map((hit) => {
+			const have = new Set(hit.chunks.map((entry) => entry.chunk.position))
+			const positions = [...have].flatMap((p) => [p - 1, p + 1]).filter((p) => p >= 0 && !have.has(p))
+			return { documentId: hit.document.id, positions: [...new Set(positions)] }
+		})
+		const neighbours = await storage.chunks.atPositions(
+			scope,
+			wanted.filter((w) => w.positions.length > 0),
+		)
+		for (const hit of hits) {
+			for (const chunk of neighbours.filter((n) => n.documentId === hit.document.id)) {
+				hit.chunks.push({ chunk, score: 0, isRelevant: false })
+			}
+			hit.chunks.sort((a, b) => a.chunk.position - b.chunk.position)
+		}
+	}
+
+	return async function searchDocuments(scope: Scope, request: DocumentSearchRequest): Promise<DocumentHit[]> {
+		let documentId: string | undefined
+		if (request.docId) {
+			const document = await storage.documents.get(scope, request.docId)
+			if (!document) throw notFound('Document')
+			documentId = document.id
+		}
+		const ranked = (await rankChunks(scope, request, documentId)).filter(
+			(entry) => entry.score >= request.chunkThreshold,
+		)
+		const chunks = new Map(
+			(
+				await storage.chunks.byIds(
+					scope,
+					ranked.map((entry) => entry.chunkId),
+				)
+			).map((c) => [c.id, c]),
+		)
+		const ordered = await rerankChunks(
+			request,
+			ranked.flatMap((entry) => {
+				const chunk = chunks.get(entry.chunkId)
+				return chunk ? [{ chunk, score: entry.score }] : []
+			}),
+		)
+
+		const byDocument = new Map<string, ScoredChunk[]>()
+		for (const { chunk, score } of ordered) {
+			const list = byDocument.get(chunk.documentId)
+			if (list) list.push({ chunk, score, isRelevant: true })
+			else if (byDocument.size < request.limit) byDocument.set(chunk.documentId, [{ chunk, score, isRelevant: true }])
+		}
+		const documents = new Map(
+			(await storage.documents.getMany(scope, [...byDocument.keys()])).map((document) => [document.id, document]),
+		)
+		const hits: DocumentHit[] = [...byDocument.entries()].flatMap(([id, scored]) => {
+			const document = documents.get(id)
+			return document ? [{ document, score: Math.max(...scored.map((s) => s.score)), chunks: scored }] : []
+		})
+		if (!request.onlyMatchingChunks) await withNeighbours(scope, hits)
+		return hits
+	}
+}
+
+export type DocumentSearch = ReturnType<typeof createDocumentSearch>

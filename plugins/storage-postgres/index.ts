@@ -1,0 +1,1 @@
+export { DEFAULT_DATA_DIR, type StoragePostgresOptions, storagePostgres } from './plugin.ts'

@@ -1,0 +1,70 @@
+import { PLUGIN_API_VERSION, StartupError, type StoragePlugin } from '../../core/index.ts'
+import type { Db, Driver } from './db.ts'
+import { migrate, storesOver } from './queries/index.ts'
+import { PlannerStatistics } from './queries/statistics.ts'
+
+export interface StoragePostgresOptions {
+	/** A PostgreSQL server (with pgvector); without it the store is embedded (PGlite). */
+	databaseUrl?: string
+	/** The embedded store's directory; `memory://` keeps it in memory. Default `./data`. */
+	dataDir?: string
+}
+
+export const DEFAULT_DATA_DIR = './data'
+
+/** One storage plugin, two drivers: PostgreSQL through postgres.js, or embedded PGlite. Same schema, same SQL. */
+export function storagePostgres(options: StoragePostgresOptions = {}): StoragePlugin {
+	let driver: Driver | null = null
+	const started = (): Driver => {
+		if (!driver) throw new Error('storage-postgres is not started: call init() first')
+		return driver
+	}
+	const db = (): Db => started().db
+	const statistics = new PlannerStatistics(db)
+	const close = async () => {
+		const open = driver
+		driver = null
+		await open?.close()
+	}
+	const stores = storesOver(db, {
+		chunks: {
+			published: async (count) => {
+				if (!started().autovacuum) await statistics.rowsChanged(count)
+			},
+		},
+	})
+
+	return {
+		apiVersion: PLUGIN_API_VERSION,
+		kind: 'storage',
+		name: 'storage-postgres',
+
+		async init(ctx) {
+			try {
+				driver ??= await openDriver(options)
+				await migrate(driver.db, ctx.vectorSpace, ctx.logger)
+				if (!driver.autovacuum) await statistics.refresh()
+			} catch (error) {
+				await close()
+				if (error instanceof StartupError) throw error
+				throw new StartupError(`storage-postgres could not prepare the store: ${(error as Error).message}`, {
+					cause: error,
+				})
+			}
+		},
+		close,
+
+		...stores,
+		jobDatabase: () => started().jobDatabase(),
+	}
+}
+
+/** Drivers load lazily, so the server store never loads PGlite's WebAssembly and the embedded one never loads postgres.js. */
+async function openDriver(options: StoragePostgresOptions): Promise<Driver> {
+	if (options.databaseUrl) {
+		const { openPostgres } = await import('./drivers/postgres.ts')
+		return openPostgres(options.databaseUrl)
+	}
+	const { openPglite } = await import('./drivers/pglite.ts')
+	return openPglite(options.dataDir ?? DEFAULT_DATA_DIR)
+}

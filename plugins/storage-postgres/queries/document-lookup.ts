@@ -1,0 +1,40 @@
+import type { DocumentRecord, Scope } from '../../../core/index.ts'
+import type { Db } from '../db.ts'
+import { type DocumentRow, toDocument } from './rows.ts'
+
+/**
+ * Picks the document a reference ($2) names in an org ($1): the one with that id, else the one with that customId (the
+ * most recently updated when several containers hold it). Another org's id matches nothing.
+ */
+export const BY_REFERENCE = `WHERE org_id = $1 AND (id = $2 OR custom_id = $2)
+	ORDER BY (id = $2) DESC, updated_at DESC, updated_seq DESC
+	LIMIT 1`
+
+export async function findDocument(db: Db, scope: Scope, reference: string, lock = false): Promise<DocumentRow | null> {
+	const [row] = await db.query<DocumentRow>(`SELECT * FROM documents ${BY_REFERENCE}${lock ? ' FOR UPDATE' : ''}`, [
+		scope.orgId,
+		reference,
+	])
+	return row ?? null
+}
+
+export async function getDocument(db: Db, scope: Scope, reference: string): Promise<DocumentRecord | null> {
+	const row = await findDocument(db, scope, reference)
+	return row ? toDocument(row) : null
+}
+
+/** By id only, in the order asked; unknown ids are left out. */
+export async function getDocuments(db: Db, scope: Scope, ids: string[]): Promise<DocumentRecord[]> {
+	if (ids.length === 0) return []
+	const rows = await db.query<DocumentRow>('SELECT * FROM documents WHERE org_id = $1 AND id = ANY($2::text[])', [
+		scope.orgId,
+		ids,
+	])
+	const byId = new Map(rows.map((row) => [row.id, toDocument(row)]))
+	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+}
+
+export async function documentById(db: Db, id: string): Promise<DocumentRecord | null> {
+	const [row] = await db.query<DocumentRow>('SELECT * FROM documents WHERE id = $1', [id])
+	return row ? toDocument(row) : null
+}

@@ -1,0 +1,42 @@
+import type { DocumentStatus, DocumentType, DreamingStatus, StageRecord } from '../../../core/index.ts'
+import type { Db } from '../db.ts'
+import { Assignments } from './assignments.ts'
+import { chronological, touch } from './document-order.ts'
+import { Params, textParam } from './params.ts'
+
+/** Writes of the worker, by document id: the worker got the id from a job that was scoped when it was enqueued. */
+export async function setProgress(
+	db: Db,
+	id: string,
+	update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null; dreamingStatus?: DreamingStatus },
+): Promise<void> {
+	const params = new Params()
+	const set = touch(
+		new Assignments(params).value('status', update.status).value('stages', JSON.stringify(update.stages), '::jsonb'),
+	)
+	if (update.error !== undefined) set.value('error', update.error)
+	if (update.dreamingStatus !== undefined) set.value('dreaming_status', update.dreamingStatus)
+	await db.query(`UPDATE documents SET ${set} WHERE id = ${params.add(id)}`, params.values)
+}
+
+/** A title the user gave wins over the extracted one. */
+export async function setExtracted(
+	db: Db,
+	id: string,
+	extracted: { text: string; title: string | null; type: DocumentType },
+): Promise<void> {
+	await db.query(
+		`UPDATE documents SET text = $2, title = coalesce(title, $3), type = $4,
+			updated_at = now(), updated_seq = nextval('document_changes')
+		WHERE id = $1`,
+		[id, textParam(extracted.text), extracted.title, extracted.type],
+	)
+}
+
+export async function unfinishedDocuments(db: Db, limit: number): Promise<{ id: string; orgId: string }[]> {
+	const rows = await db.query<{ id: string; org_id: string }>(
+		`SELECT id, org_id FROM documents WHERE status NOT IN ('done', 'failed') ORDER BY ${chronological('updated', 'ASC', 'documents')} LIMIT $1`,
+		[limit],
+	)
+	return rows.map((row) => ({ id: row.id, orgId: row.org_id }))
+}

@@ -1,0 +1,115 @@
+import { type NewDocument, newId, type Scope, type UpsertResult } from '../../../core/index.ts'
+import type { Db } from '../db.ts'
+import { Assignments } from './assignments.ts'
+import { touch } from './document-order.ts'
+import { jsonParam, Params, textParam } from './params.ts'
+import { type DocumentRow, toDocument } from './rows.ts'
+
+/**
+ * Inserts the document, or updates the one with the same (containerTag, customId). The row is locked while deciding,
+ * and the insert gives way (ON CONFLICT DO NOTHING) to a concurrent upsert of the same customId, whose row the second
+ * attempt then updates: two concurrent upserts make one row.
+ */
+export async function upsertDocument(db: Db, scope: Scope, input: NewDocument): Promise<UpsertResult> {
+	const { customId } = input
+	if (customId === null) return created((await insertDocument(db, scope, input))!)
+	return db.transaction(async (tx) => {
+		for (let attempt = 0; attempt < 2; attempt++) {
+			const existing = await lockByCustomId(tx, scope, input.containerTag, customId)
+			if (existing) return resend(tx, existing, input)
+			const inserted = await insertDocument(tx, scope, input)
+			if (inserted) return created(inserted)
+		}
+		throw new Error('The document changed concurrently while it was upserted; try again')
+	})
+}
+
+function created(row: DocumentRow): UpsertResult {
+	return { document: toDocument(row), created: true, needsProcessing: true }
+}
+
+async function lockByCustomId(
+	tx: Db,
+	scope: Scope,
+	containerTag: string,
+	customId: string,
+): Promise<DocumentRow | null> {
+	const [row] = await tx.query<DocumentRow>(
+		'SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id = $3 FOR UPDATE',
+		[scope.orgId, containerTag, customId],
+	)
+	return row ?? null
+}
+
+/** Null when a document with the same customId exists (inserted concurrently); never null without a customId. */
+async function insertDocument(tx: Db, scope: Scope, input: NewDocument): Promise<DocumentRow | null> {
+	const params = new Params()
+	const values = [
+		params.add(newId()),
+		params.add(scope.orgId),
+		params.add(input.containerTag),
+		params.add(input.customId),
+		params.add(input.connectionId ?? null),
+		params.add(textParam(input.content)),
+		params.add(input.contentHash),
+		params.add(input.title),
+		params.add(input.source),
+		params.add(input.url),
+		params.add(input.type),
+		params.add(input.taskType),
+		params.add(input.dreaming),
+		`${params.add(jsonParam(input.metadata))}::jsonb`,
+		params.add(input.filepath),
+		params.add(input.entityContext),
+	]
+	const [row] = await tx.query<DocumentRow>(
+		`INSERT INTO documents (id, org_id, container_tag, custom_id, connection_id, content, content_hash, title, source, url,
+			type, task_type, dreaming, metadata, filepath, entity_context, status, dreaming_status)
+		VALUES (${values.join(', ')}, 'queued', 'dreaming')
+		ON CONFLICT (org_id, container_tag, custom_id) WHERE custom_id IS NOT NULL DO NOTHING
+		RETURNING *`,
+		params.values,
+	)
+	return row ?? null
+}
+
+/**
+ * A re-send of an existing document. Unchanged content keeps its status and chunks; changed content (or a document
+ * that failed) goes back to `queued`, while its old chunks stay searchable until the new ones are published.
+ */
+async function resend(tx: Db, existing: DocumentRow, input: NewDocument): Promise<UpsertResult> {
+	const contentChanged = existing.content_hash !== input.contentHash
+	const reprocess = contentChanged || existing.status === 'failed'
+	const params = new Params()
+	const set = touch(new Assignments(params))
+		.value('content', textParam(input.content))
+		.value('content_hash', input.contentHash)
+		.value('metadata', jsonParam(input.metadata), '::jsonb')
+		.value('task_type', input.taskType)
+		.value('dreaming', input.dreaming)
+		.value('filepath', input.filepath)
+		.value('entity_context', input.entityContext)
+		.value('url', input.url)
+		.value('source', input.source)
+	if (input.connectionId !== undefined) set.value('connection_id', input.connectionId)
+	// Without a title in the re-send, the same content keeps the title its extraction found.
+	if (contentChanged) set.value('title', input.title)
+	else set.raw('title', `coalesce(${params.add(input.title)}, title)`)
+	if (reprocess) resetProcessing(set).value('type', input.type)
+	const [row] = await tx.query<DocumentRow>(
+		`UPDATE documents SET ${set} WHERE id = ${params.add(existing.id)} RETURNING *`,
+		params.values,
+	)
+	return { document: toDocument(row!), created: false, needsProcessing: reprocess }
+}
+
+/** Everything the pipeline derived from the previous content is cleared; its chunks are replaced on publish. */
+export function resetProcessing(set: Assignments): Assignments {
+	return set
+		.raw('status', "'queued'")
+		.raw('stages', "'[]'::jsonb")
+		.raw('error', 'NULL')
+		.raw('text', 'NULL')
+		.raw('summary', 'NULL')
+		.raw('dreaming_status', "'dreaming'")
+}

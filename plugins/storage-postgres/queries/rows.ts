@@ -1,0 +1,131 @@
+import type {
+	ApiKey,
+	ChunkRecord,
+	DocumentRecord,
+	DocumentStatus,
+	DocumentType,
+	Dreaming,
+	DreamingStatus,
+	Metadata,
+	Org,
+	StageRecord,
+	TaskType,
+} from '../../../core/index.ts'
+
+/** Rows as both drivers return them: timestamptz as Date, jsonb parsed. */
+export interface OrgRow {
+	id: string
+	name: string
+	created_at: Date
+}
+
+export interface ApiKeyRow {
+	id: string
+	org_id: string
+	name: string
+	prefix: string
+	created_at: Date
+	last_used_at: Date | null
+	revoked_at: Date | null
+}
+
+export interface DocumentRow {
+	id: string
+	org_id: string
+	container_tag: string
+	custom_id: string | null
+	connection_id: string | null
+	content: string
+	text: string | null
+	content_hash: string
+	title: string | null
+	summary: string | null
+	source: string | null
+	url: string | null
+	type: DocumentType
+	task_type: TaskType
+	status: DocumentStatus
+	dreaming: Dreaming
+	dreaming_status: DreamingStatus
+	metadata: Metadata | null
+	filepath: string | null
+	entity_context: string | null
+	error: string | null
+	stages: StageRecord[]
+	created_at: Date
+	updated_at: Date
+}
+
+export interface ChunkRow {
+	id: string
+	document_id: string
+	position: number
+	content: string
+	type: 'text' | 'image'
+	metadata: Record<string, unknown> | null
+	created_at: Date
+}
+
+/** Chunk columns without the embedding and tsvector, which callers never need back. */
+export const CHUNK_COLUMNS = 'c.id, c.document_id, c.position, c.content, c.type, c.metadata, c.created_at'
+
+export function toOrg(row: OrgRow): Org {
+	return { id: row.id, name: row.name, createdAt: row.created_at }
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+	return {
+		id: row.id,
+		orgId: row.org_id,
+		name: row.name,
+		prefix: row.prefix,
+		createdAt: row.created_at,
+		lastUsedAt: row.last_used_at,
+		revokedAt: row.revoked_at,
+	}
+}
+
+export function toApiKeyWithOrg(row: ApiKeyRow & { org_name: string }): ApiKey & { orgName: string } {
+	return { ...toApiKey(row), orgName: row.org_name }
+}
+
+export function toDocument(row: DocumentRow): DocumentRecord {
+	return {
+		id: row.id,
+		orgId: row.org_id,
+		containerTag: row.container_tag,
+		customId: row.custom_id,
+		connectionId: row.connection_id,
+		content: row.content,
+		text: row.text,
+		contentHash: row.content_hash,
+		title: row.title,
+		summary: row.summary,
+		source: row.source,
+		url: row.url,
+		type: row.type,
+		taskType: row.task_type,
+		status: row.status,
+		dreaming: row.dreaming,
+		dreamingStatus: row.dreaming_status,
+		metadata: row.metadata,
+		filepath: row.filepath,
+		entityContext: row.entity_context,
+		error: row.error,
+		stages: row.stages,
+		createdAt: row.created_at,
+		updatedAt: row.updated_at,
+	}
+}
+
+export function toChunk(row: ChunkRow): ChunkRecord {
+	return {
+		id: row.id,
+		documentId: row.document_id,
+		position: row.position,
+		content: row.content,
+		type: row.type,
+		metadata: row.metadata,
+		createdAt: row.created_at,
+	}
+}

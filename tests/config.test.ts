@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'bun:test'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { loadConfig } from '../core/config/load.ts'
+
+const root = join(import.meta.dir, '..')
+
+/** Runs a snippet in a fresh Bun process, so the module registry shows exactly what the config loaded. */
+async function inFreshProcess(code: string, env: Record<string, string>) {
+	const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+	const file = join(dir, 'probe.ts')
+	writeFileSync(file, code.replaceAll('ROOT', root))
+	const proc = Bun.spawn([process.execPath, file], {
+		cwd: dir,
+		env: { PATH: process.env.PATH ?? '', ...env },
+		stdout: 'pipe',
+		stderr: 'pipe',
+	})
+	const [out, err] = [await new Response(proc.stdout).text(), await new Response(proc.stderr).text()]
+	await proc.exited
+	if (proc.exitCode !== 0) throw new Error(err)
+	return JSON.parse(out.trim().split('\n').at(-1)!)
+}
+
+const PROBE = `
+import { loadConfig } from 'ROOT/core/config/load.ts'
+const config = await loadConfig()
+const loaded = Object.keys(require.cache)
+console.log(JSON.stringify({
+	plugins: config.plugins.map((p) => p.kind + ':' + p.name),
+	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
+	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
+	source: config.source,
+}))
+`
+
+describe('configuration', () => {
+	it('builds the embedded default from an empty environment without loading unused plugins', async () => {
+		const result = await inFreshProcess(PROBE, {})
+		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local'])
+		expect(result.openaiLoaded).toBe(false)
+		expect(result.source).toBe('environment')
+	})
+
+	it('selects the OpenAI embedder from OPENAI_BASE_URL and loads its SDK only then', async () => {
+		const result = await inFreshProcess(PROBE, { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' })
+		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-openai'])
+		expect(result.openaiLoaded).toBe(true)
+	})
+
+	it('reads a typed memory.config.ts when present', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		writeFileSync(
+			join(dir, 'memory.config.ts'),
+			`import { defineConfig } from '${root}/core/config/define.ts'\nexport default defineConfig({ port: 9999, workerConcurrency: 7 })\n`,
+		)
+		const config = await loadConfig({ MEMORY_CONFIG: join(dir, 'memory.config.ts') })
+		expect(config.settings.port).toBe(9999)
+		expect(config.settings.workerConcurrency).toBe(7)
+		expect(config.plugins.map((p) => p.name)).toEqual(['storage-postgres', 'embedder-local'])
+	})
+
+	it('refuses malformed settings with a clear message', async () => {
+		await expect(loadConfig({ PORT: 'eighty' })).rejects.toThrow('PORT must be an integer')
+		await expect(loadConfig({ MEMORY_EMBEDDER: 'magic' })).rejects.toThrow(
+			'MEMORY_EMBEDDER must be "local" or "openai"',
+		)
+		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
+	})
+})

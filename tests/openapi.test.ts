@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { startTestService, type TestService } from './helpers/service.ts'
+
+const ROUTES: [string, string, boolean][] = [
+	['post', '/v3/documents', true],
+	['post', '/v3/documents/list', true],
+	['get', '/v3/documents/processing', false],
+	['delete', '/v3/documents/bulk', true],
+	['get', '/v3/documents/{id}', false],
+	['patch', '/v3/documents/{id}', true],
+	['delete', '/v3/documents/{id}', false],
+	['get', '/v3/documents/{id}/chunks', false],
+	['post', '/v3/search', true],
+]
+
+describe('OpenAPI document and Swagger UI', () => {
+	let t: TestService
+	// biome-ignore lint/suspicious/noExplicitAny: a parsed OpenAPI document
+	let spec: any
+	beforeAll(async () => {
+		t = await startTestService('pglite')
+		spec = await (await t.request('GET', '/openapi.json', { key: null })).json()
+	}, 60_000)
+	afterAll(() => t.stop())
+
+	it('declares version 3.0.0 and bearer authentication', () => {
+		expect(spec.info.version).toBe('3.0.0')
+		expect(spec.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' })
+	})
+
+	for (const [method, path, hasBody] of ROUTES) {
+		it(`documents ${method.toUpperCase()} ${path} with its request and response schemas`, () => {
+			const operation = spec.paths[path]?.[method]
+			expect(operation).toBeDefined()
+			if (hasBody) expect(operation.requestBody.content['application/json'].schema).toBeDefined()
+			const ok = operation.responses['200'] ?? operation.responses['204']
+			expect(ok).toBeDefined()
+			expect(operation.responses['401']).toBeDefined()
+		})
+	}
+
+	it('serves Swagger UI from local assets, so it works offline', async () => {
+		const html = await (await t.request('GET', '/swagger', { key: null })).text()
+		expect(html).toContain('/swagger/assets/swagger-ui-bundle.js')
+		expect(html).toContain('"url":"openapi.json"')
+		const bundle = await t.request('GET', '/swagger/assets/swagger-ui-bundle.js', { key: null })
+		expect(bundle.status).toBe(200)
+		expect((await bundle.text()).length).toBeGreaterThan(100_000)
+	})
+})

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { Driver } from '../plugins/storage-postgres/db.ts'
+import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
+import { storagePostgres } from '../plugins/storage-postgres/index.ts'
+import { migrate, searchPlans, storesOver } from '../plugins/storage-postgres/queries/index.ts'
+import { MIGRATIONS } from '../plugins/storage-postgres/queries/schema.ts'
+import { newDocument, storageContract, TEST_VECTOR_SPACE, vec } from './contract/storage.contract.ts'
+import { createTestDatabase, TEST_DATABASE_URL } from './helpers/postgres.ts'
+
+describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
+	storageContract('contract', async () => {
+		const database = await createTestDatabase('storage_contract')
+		return {
+			storage: storagePostgres({ databaseUrl: database.url }),
+			reopen: async () => storagePostgres({ databaseUrl: database.url }),
+			cleanup: database.drop,
+		}
+	})
+
+	describe('query plans', () => {
+		let database: Awaited<ReturnType<typeof createTestDatabase>>
+		let driver: Driver
+		beforeAll(async () => {
+			database = await createTestDatabase('storage_plans')
+			driver = openPostgres(database.url)
+			await migrate(driver.db, TEST_VECTOR_SPACE)
+		})
+		afterAll(async () => {
+			await driver?.close()
+			await database?.drop()
+		})
+
+		it('searches with the HNSW index and the full-text GIN index', async () => {
+			const plans = await seededSearchPlans(driver)
+			expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
+			expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
+		})
+	})
+
+	describe('startup', () => {
+		it('lets two processes that start together migrate the same new database', async () => {
+			const database = await createTestDatabase('storage_race')
+			const drivers = [openPostgres(database.url), openPostgres(database.url), openPostgres(database.url)]
+			try {
+				await Promise.all(drivers.map((driver) => migrate(driver.db, TEST_VECTOR_SPACE)))
+				const applied = await drivers[0]!.db.query<{ version: number }>('SELECT version FROM schema_migrations')
+				expect(applied.map((row) => row.version)).toEqual(MIGRATIONS.map((migration) => migration.version))
+			} finally {
+				await Promise.all(drivers.map((driver) => driver.close()))
+				await database.drop()
+			}
+		})
+	})
+})
+
+/** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
+async function seededSearchPlans(driver: Driver) {
+	const stores = storesOver(() => driver.db)
+	const scope = { orgId: (await stores.orgs.create('planned')).id }
+	const { document } = await stores.documents.upsert(scope, newDocument())
+	const chunks = Array.from({ length: 500 }, (_, n) => ({
+		position: n,
+		content: n === 250 ? 'a rare zanzibar chunk' : `common words number ${n % 10}`,
+		type: 'text' as const,
+		metadata: null,
+	}))
+	await stores.chunks.stage(document.id, chunks)
+	const staged = await stores.chunks.staged(document.id)
+	await stores.chunks.setEmbeddings(
+		staged.map((chunk) => ({ chunkId: chunk.id, vector: vec(1, chunk.position % 7, 3) })),
+	)
+	await stores.chunks.publish(document.id)
+	await driver.db.exec('VACUUM ANALYZE')
+	const query = { containerTags: null, vector: vec(1), terms: ['zanzibar'], limit: 10 }
+	return searchPlans(driver.db, scope, query, { enable_seqscan: 'off' })
+}
