@@ -77,6 +77,23 @@ describeEachDriver('documents API', (driver) => {
 		expect(otherContainer.body.id).not.toBe(first.body.id)
 	})
 
+	it('processes the newest content when a customId is re-sent while the old content is still in the pipeline', async () => {
+		const large = Array.from({ length: 300 }, (_, i) => `Old paragraph ${i} about harbour cranes and tides.`).join(
+			'\n\n',
+		)
+		const first = await t.json('POST', '/v3/documents', { content: large, containerTag: 'user_race', customId: 'race' })
+		const second = await t.json('POST', '/v3/documents', {
+			content: 'New content about mountain huts.',
+			containerTag: 'user_race',
+			customId: 'race',
+		})
+		expect(second.body.id).toBe(first.body.id)
+		const done = await t.waitForStatus(first.body.id, ['done'])
+		expect(done.content).toBe('New content about mountain huts.')
+		const chunks = await t.json('GET', `/v3/documents/${first.body.id}/chunks`)
+		expect(chunks.body.chunks.map((c: { content: string }) => c.content)).toEqual(['New content about mountain huts.'])
+	})
+
 	it('gets by id or customId, patches, and reprocesses patched content', async () => {
 		const added = await t.json('POST', '/v3/documents', {
 			content: 'Original text',

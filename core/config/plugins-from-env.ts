@@ -4,6 +4,9 @@ import type { ServiceSettings } from './settings.ts'
 
 type Env = Record<string, string | undefined>
 
+/** The embedded database gets its own folder inside the data directory, beside the caches and the lock file. */
+export const embeddedDatabaseDir = (dataDir: string) => join(dataDir, 'pglite')
+
 /**
  * Builds the default plugin list from environment variables. Imports are lazy so that an unused plugin's
  * dependencies (an SDK, a WASM database) are never loaded.
@@ -11,7 +14,7 @@ type Env = Record<string, string | undefined>
 export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin[]> {
 	const { storagePostgres } = await import('../../plugins/storage-postgres/index.ts')
 	const storage = storagePostgres(
-		settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: settings.dataDir },
+		settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: embeddedDatabaseDir(settings.dataDir) },
 	)
 	return [storage, await embedderFromEnv(settings, env)]
 }

@@ -63,31 +63,32 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 	if (!document || document.status === 'done') return
 	const stages: StageRecord[] = document.stages.filter((record) => record.outcome === 'ok')
 	const finished = new Set(stages.map((record) => record.stage))
+	const contentHash = document.contentHash
+	// Every write is conditional on the content this attempt started from; a re-send in between hands the
+	// document to the newer job and this one stops quietly.
+	const record = (update: Omit<Parameters<PipelineDeps['storage']['documents']['setProgress']>[1], 'contentHash'>) =>
+		deps.storage.documents.setProgress(document.id, { ...update, contentHash })
 
 	for (const stage of PIPELINE_STAGES) {
 		if (finished.has(stage)) continue
 		await yieldToEventLoop()
-		const record: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
-		await deps.storage.documents.setProgress(document.id, { status: stage, stages: [...stages, record] })
+		const running: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
+		if (!(await record({ status: stage, stages: [...stages, running] }))) return
 		try {
 			await STAGES[stage](document, deps)
 		} catch (error) {
 			const permanent = error instanceof PermanentStageError
 			const message = error instanceof Error ? error.message : String(error)
-			const failed: StageRecord = { ...record, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
+			const failed: StageRecord = { ...running, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
 			const giveUp = permanent || lastAttempt
 			// A retry resumes at this stage; a failure that will not be retried ends the document here.
-			await deps.storage.documents.setProgress(document.id, {
-				status: giveUp ? 'failed' : stage,
-				stages: [...stages, failed],
-				error: message,
-			})
+			if (!(await record({ status: giveUp ? 'failed' : stage, stages: [...stages, failed], error: message }))) return
 			deps.logger.warn('pipeline stage failed', { documentId, stage, error: message, retry: !giveUp })
 			if (giveUp) return
 			throw error
 		}
-		stages.push({ ...record, endedAt: new Date().toISOString(), outcome: 'ok' })
+		stages.push({ ...running, endedAt: new Date().toISOString(), outcome: 'ok' })
 	}
 	// Memory formation arrives with the memory engine; until then a done document has nothing left to dream.
-	await deps.storage.documents.setProgress(document.id, { status: 'done', stages, error: null, dreamingStatus: 'done' })
+	await record({ status: 'done', stages, error: null, dreamingStatus: 'done' })
 }

@@ -128,10 +128,21 @@ export interface DocumentStore {
 
 	/* Pipeline side. */
 	byId(id: string): Promise<DocumentRecord | null>
+	/**
+	 * Records pipeline progress, only while the document still holds the content the worker started from
+	 * (`contentHash`). False when the document is gone or its content changed meanwhile: the worker must stop,
+	 * since a newer job owns the document.
+	 */
 	setProgress(
 		id: string,
-		update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null; dreamingStatus?: DreamingStatus },
-	): Promise<void>
+		update: {
+			contentHash: string
+			status: DocumentStatus
+			stages: StageRecord[]
+			error?: string | null
+			dreamingStatus?: DreamingStatus
+		},
+	): Promise<boolean>
 	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<void>
 	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
 	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>

@@ -224,7 +224,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const original = await add(scope, { customId: 'same', metadata: { v: 1 } })
 				await index(original.id, [{ content: 'kept chunk', vector: vec(1) }])
 				await storage.documents.setExtracted(original.id, { text: 'kept chunk', title: 'Found title', type: 'text' })
-				await storage.documents.setProgress(original.id, { status: 'done', stages: [] })
+				await storage.documents.setProgress(original.id, {
+					contentHash: original.contentHash,
+					status: 'done',
+					stages: [],
+				})
 
 				const again = await storage.documents.upsert(
 					scope,
@@ -249,6 +253,7 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				await index(original.id, [{ content: 'old words', vector: vec(1) }])
 				await storage.documents.setExtracted(original.id, { text: 'old words', title: null, type: 'text' })
 				await storage.documents.setProgress(original.id, {
+					contentHash: original.contentHash,
 					status: 'done',
 					stages: [{ stage: 'indexing', startedAt: '2026-01-01T00:00:00Z', endedAt: null, outcome: 'ok' }],
 					error: 'an old warning',
@@ -285,7 +290,12 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 			it('processes a failed document again when the same content is re-sent', async () => {
 				const scope = await newScope()
 				const original = await add(scope, { customId: 'flaky' })
-				await storage.documents.setProgress(original.id, { status: 'failed', stages: [], error: 'extractor crashed' })
+				await storage.documents.setProgress(original.id, {
+					contentHash: original.contentHash,
+					status: 'failed',
+					stages: [],
+					error: 'extractor crashed',
+				})
 				const again = await storage.documents.upsert(scope, newDocument({ customId: 'flaky' }))
 				expect(again).toMatchObject({ created: false, needsProcessing: true })
 				expect(again.document).toMatchObject({ id: original.id, status: 'queued', error: null })
@@ -362,7 +372,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 			it('queues the document again when the content changes', async () => {
 				const scope = await newScope()
 				const document = await add(scope)
-				await storage.documents.setProgress(document.id, { status: 'done', stages: [] })
+				await storage.documents.setProgress(document.id, {
+					contentHash: document.contentHash,
+					status: 'done',
+					stages: [],
+				})
 				const updated = await storage.documents.update(scope, document.id, { content: 'other', contentHash: 'hash-2' })
 				expect(updated?.needsProcessing).toBe(true)
 				expect(updated?.document).toMatchObject({ content: 'other', contentHash: 'hash-2', status: 'queued' })
@@ -509,9 +523,18 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const done = await add(scope)
 				const failed = await add(scope)
 				const embedding = await add(scope)
-				await storage.documents.setProgress(done.id, { status: 'done', stages: [] })
-				await storage.documents.setProgress(failed.id, { status: 'failed', stages: [], error: 'boom' })
-				await storage.documents.setProgress(embedding.id, { status: 'embedding', stages: [] })
+				await storage.documents.setProgress(done.id, { contentHash: done.contentHash, status: 'done', stages: [] })
+				await storage.documents.setProgress(failed.id, {
+					contentHash: failed.contentHash,
+					status: 'failed',
+					stages: [],
+					error: 'boom',
+				})
+				await storage.documents.setProgress(embedding.id, {
+					contentHash: embedding.contentHash,
+					status: 'embedding',
+					stages: [],
+				})
 				const processing = await storage.documents.processing(scope)
 				expect(processing.map((document) => document.id)).toEqual([queued.id, embedding.id])
 			})
@@ -881,8 +904,17 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 						outcome: 'running' as const,
 					},
 				]
-				await storage.documents.setProgress(document.id, { status: 'extracting', stages, error: 'first try failed' })
-				await storage.documents.setProgress(document.id, { status: 'chunking', stages })
+				await storage.documents.setProgress(document.id, {
+					contentHash: document.contentHash,
+					status: 'extracting',
+					stages,
+					error: 'first try failed',
+				})
+				await storage.documents.setProgress(document.id, {
+					contentHash: document.contentHash,
+					status: 'chunking',
+					stages,
+				})
 				await storage.documents.setExtracted(document.id, {
 					text: 'plain text',
 					title: 'Extracted title',
@@ -900,11 +932,33 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 
 				const unfinished = await storage.documents.unfinished(10_000)
 				expect(unfinished).toContainEqual({ id: document.id, orgId: scope.orgId })
-				await storage.documents.setProgress(document.id, { status: 'done', stages, error: null })
+				await storage.documents.setProgress(document.id, {
+					contentHash: document.contentHash,
+					status: 'done',
+					stages,
+					error: null,
+				})
 				expect(await storage.documents.unfinished(10_000)).not.toContainEqual({ id: document.id, orgId: scope.orgId })
 				expect(await storage.documents.byId(document.id)).toMatchObject({ error: null, dreamingStatus: 'dreaming' })
-				await storage.documents.setProgress(document.id, { status: 'done', stages, dreamingStatus: 'done' })
+				await storage.documents.setProgress(document.id, {
+					contentHash: document.contentHash,
+					status: 'done',
+					stages,
+					dreamingStatus: 'done',
+				})
 				expect((await storage.documents.byId(document.id))?.dreamingStatus).toBe('done')
+			})
+
+			it('refuses progress from a worker whose content is stale or whose document is gone', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				const stale = { contentHash: 'not-the-current-hash', status: 'done' as const, stages: [] }
+				expect(await storage.documents.setProgress(document.id, stale)).toBe(false)
+				expect((await storage.documents.byId(document.id))?.status).toBe('queued')
+				const current = { contentHash: document.contentHash, status: 'chunking' as const, stages: [] }
+				expect(await storage.documents.setProgress(document.id, current)).toBe(true)
+				await storage.documents.delete(scope, document.id)
+				expect(await storage.documents.setProgress(document.id, current)).toBe(false)
 			})
 
 			it('keeps the extracted title when the document has none', async () => {

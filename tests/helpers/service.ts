@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
+import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
 import { createLogger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
@@ -41,7 +42,7 @@ export async function startTestService(
 	const env = { ...options.env, MEMORY_DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) }
 	const settings = { ...settingsFromEnv(env), workerConcurrency: 4 }
 	const plugins = [
-		storagePostgres(database ? { databaseUrl: database.url } : { dataDir }),
+		storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 		embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
 	]
 	const service = await startService({

@@ -8,15 +8,25 @@ import { Params, textParam } from './params.ts'
 export async function setProgress(
 	db: Db,
 	id: string,
-	update: { status: DocumentStatus; stages: StageRecord[]; error?: string | null; dreamingStatus?: DreamingStatus },
-): Promise<void> {
+	update: {
+		contentHash: string
+		status: DocumentStatus
+		stages: StageRecord[]
+		error?: string | null
+		dreamingStatus?: DreamingStatus
+	},
+): Promise<boolean> {
 	const params = new Params()
 	const set = touch(
 		new Assignments(params).value('status', update.status).value('stages', JSON.stringify(update.stages), '::jsonb'),
 	)
 	if (update.error !== undefined) set.value('error', update.error)
 	if (update.dreamingStatus !== undefined) set.value('dreaming_status', update.dreamingStatus)
-	await db.query(`UPDATE documents SET ${set} WHERE id = ${params.add(id)}`, params.values)
+	const rows = await db.query(
+		`UPDATE documents SET ${set} WHERE id = ${params.add(id)} AND content_hash = ${params.add(update.contentHash)} RETURNING id`,
+		params.values,
+	)
+	return rows.length > 0
 }
 
 /** A title the user gave wins over the extracted one. */
