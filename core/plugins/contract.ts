@@ -46,9 +46,59 @@ export interface RerankerPlugin extends PluginBase<'reranker'> {
 	rerank(query: string, candidates: string[]): Promise<number[]>
 }
 
-/** Extractors and connectors get their full contracts with the memory engine and connector work. */
+/** One turn of a conversation, as said by a named speaker (a person's name, or a role such as user/assistant). */
+export interface ConversationTurn {
+	speaker: string
+	text: string
+	/** Position of the turn in the whole conversation, zero-based. */
+	index: number
+}
+
+/** What an extractor is given: a document's text, or a conversation's (new) turns, with the context to resolve them. */
+export interface ExtractionInput {
+	documentId: string
+	containerTag: string
+	/** The document's text (for a conversation: the new turns rendered as `speaker: text` lines). */
+	text: string
+	/** Parsed turns when the content is a conversation, else null. Only turns not extracted before are given. */
+	turns: ConversationTurn[] | null
+	/** When the content was written or said (ISO 8601); relative dates ("last week") are resolved against it. */
+	date: string | null
+	/** Who the container is about ("The user is Alex, a nurse in Boston"), from the request or the container. */
+	entityContext: string | null
+	/** Chunk positions of the document, so candidates can point at their source chunks. */
+	chunks: { position: number; content: string }[]
+}
+
+/** One atomic, self-contained statement an extractor found. Core decides whether it is new, a duplicate or a version. */
+export interface MemoryCandidate {
+	/** Third-person, self-contained: "Caroline adopted a puppy in the week before 2023-05-08". */
+	content: string
+	/** Durable trait (identity, relationship, work, home, lasting preference) rather than an event or passing state. */
+	isStatic: boolean
+	/** Who or what the statement is about, normalised ("Caroline"); null when unclear. */
+	subject: string | null
+	/**
+	 * What about the subject it states, as a short stable key ("residence", "job", "pet", "favourite food"): two
+	 * statements with the same subject and attribute but different values make a new version (`updates`).
+	 */
+	attribute: string | null
+	/** The value of the attribute ("Seattle"), when the statement has one. */
+	value: string | null
+	/** Dates the statement refers to (ISO dates), after resolving relative expressions. */
+	eventDates: string[]
+	/** Chunk positions (of ExtractionInput.chunks) the statement came from. */
+	sourcePositions: number[]
+	/** Turn indexes (of ExtractionInput.turns) the statement came from, for conversations. */
+	sourceTurns: number[]
+	/** For inferences drawn from several statements of this same extraction: their indexes in the returned list. */
+	derivedFrom?: number[]
+	/** Bucket keys the statement belongs to, when the extractor can sort it (the LLM extractor). */
+	buckets?: string[]
+}
+
 export interface ExtractorPlugin extends PluginBase<'extractor'> {
-	[method: string]: unknown
+	extract(input: ExtractionInput): Promise<MemoryCandidate[]>
 }
 
 export interface ConnectorPlugin extends PluginBase<'connector'> {
