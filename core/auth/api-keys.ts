@@ -1,17 +1,9 @@
+import { randomBase62 } from '../ids.ts'
 import type { Storage } from '../plugins/storage.ts'
-
-const KEY_PREFIX = 'sm_'
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 /** A new API key: `sm_` and 40 base62 characters (~238 bits). Only its hash is ever stored. */
 export function generateApiKey(): string {
-	let body = ''
-	while (body.length < 40) {
-		for (const byte of crypto.getRandomValues(new Uint8Array(48))) {
-			if (byte < 248 && body.length < 40) body += ALPHABET[byte % 62]
-		}
-	}
-	return KEY_PREFIX + body
+	return `sm_${randomBase62(40)}`
 }
 
 /**

@@ -1,8 +1,7 @@
-import type { QueryFilter } from '../domain/filter.ts'
 import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
 import { notFound } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
-import type { BulkDeleteSelector, DocumentSort, Storage } from '../plugins/storage.ts'
+import type { BulkDeleteSelector, ListDocumentsQuery, Storage } from '../plugins/storage.ts'
 
 export const DEFAULT_CONTAINER_TAG = 'sm_project_default'
 
@@ -85,18 +84,7 @@ export function createDocumentService(deps: { storage: Storage; queue: JobQueue 
 			return storage.documents.deleteMany(scope, selector)
 		},
 
-		list(
-			scope: Scope,
-			query: {
-				containerTags?: string[]
-				filters?: QueryFilter
-				filepath?: string
-				page: number
-				limit: number
-				sort: DocumentSort
-				order: 'asc' | 'desc'
-			},
-		) {
+		list(scope: Scope, query: ListDocumentsQuery) {
 			return storage.documents.list(scope, query)
 		},
 

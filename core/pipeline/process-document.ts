@@ -2,7 +2,7 @@ import type { DocumentRecord, PipelineStage, StageRecord } from '../domain/types
 import { PIPELINE_STAGES } from '../domain/types.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
-import type { Storage } from '../plugins/storage.ts'
+import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { chunkText } from './chunker.ts'
 import { extractText } from './extract.ts'
 
@@ -66,7 +66,7 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 	const contentHash = document.contentHash
 	// Every write is conditional on the content this attempt started from; a re-send in between hands the
 	// document to the newer job and this one stops quietly.
-	const record = (update: Omit<Parameters<PipelineDeps['storage']['documents']['setProgress']>[1], 'contentHash'>) =>
+	const record = (update: Omit<ProgressUpdate, 'contentHash'>) =>
 		deps.storage.documents.setProgress(document.id, { ...update, contentHash })
 
 	for (const stage of PIPELINE_STAGES) {

@@ -105,6 +105,15 @@ export interface ListDocumentsQuery {
 
 export type BulkDeleteSelector = { ids: string[] } | { containerTags: string[] } | { filepath: string }
 
+export interface ProgressUpdate {
+	/** The content the worker started from; the write applies only while the document still holds it. */
+	contentHash: string
+	status: DocumentStatus
+	stages: StageRecord[]
+	error?: string | null
+	dreamingStatus?: DreamingStatus
+}
+
 export interface DocumentStore {
 	/**
 	 * Insert, or update the document with the same (containerTag, customId). Unchanged content keeps the status;
@@ -133,16 +142,7 @@ export interface DocumentStore {
 	 * (`contentHash`). False when the document is gone or its content changed meanwhile: the worker must stop,
 	 * since a newer job owns the document.
 	 */
-	setProgress(
-		id: string,
-		update: {
-			contentHash: string
-			status: DocumentStatus
-			stages: StageRecord[]
-			error?: string | null
-			dreamingStatus?: DreamingStatus
-		},
-	): Promise<boolean>
+	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
 	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<void>
 	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
 	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>

@@ -1,21 +1,11 @@
-import type { DocumentStatus, DocumentType, DreamingStatus, StageRecord } from '../../../core/index.ts'
+import type { DocumentType, ProgressUpdate } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { chronological, touch } from './document-order.ts'
 import { Params, textParam } from './params.ts'
 
 /** Writes of the worker, by document id: the worker got the id from a job that was scoped when it was enqueued. */
-export async function setProgress(
-	db: Db,
-	id: string,
-	update: {
-		contentHash: string
-		status: DocumentStatus
-		stages: StageRecord[]
-		error?: string | null
-		dreamingStatus?: DreamingStatus
-	},
-): Promise<boolean> {
+export async function setProgress(db: Db, id: string, update: ProgressUpdate): Promise<boolean> {
 	const params = new Params()
 	const set = touch(
 		new Assignments(params).value('status', update.status).value('stages', JSON.stringify(update.stages), '::jsonb'),
