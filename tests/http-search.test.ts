@@ -39,7 +39,6 @@ describeEachDriver('document search (v3)', (driver) => {
 			ids[name] = added.body.id
 		}
 		for (const id of Object.values(ids)) await t.waitForStatus(id)
-		// Small chunks so the guide has several, for the neighbour test.
 	}, 60_000)
 	afterAll(() => t.stop())
 
@@ -126,6 +125,32 @@ describeEachDriver('document search (v3)', (driver) => {
 		expect(full.body.results[0]).toHaveProperty('summary')
 		const strict = await t.json('POST', '/v3/search', { q: 'green tea', chunkThreshold: 1 })
 		expect(strict.body.results).toEqual([])
+	})
+
+	it('adds the chunks around each match when onlyMatchingChunks is false', async () => {
+		const sections = ['Alpine lakes', 'Desert dunes', 'Volcanic islands', 'Arctic tundra', 'Coral reefs']
+		const content = sections
+			.map((title, i) => `## ${title}\n\n${`Section ${i} describes ${title.toLowerCase()} in detail. `.repeat(12)}`)
+			.join('\n\n')
+		const added = await t.json('POST', '/v3/documents', { content, containerTag: 'atlas' })
+		await t.waitForStatus(added.body.id)
+		const all = (await t.json('GET', `/v3/documents/${added.body.id}/chunks`)).body.chunks
+		expect(all.length).toBeGreaterThanOrEqual(5)
+		const ranked = (await t.json('POST', '/v3/search', { q: 'volcanic islands', containerTag: 'atlas' })).body
+			.results[0]
+		const best = ranked.chunks[0]
+		expect(best.content).toContain('Volcanic islands')
+		// Only the best chunk passes the threshold; its neighbours come back as context.
+		const query = { q: 'volcanic islands', containerTag: 'atlas', limit: 1, chunkThreshold: best.score }
+		const matching = (await t.json('POST', '/v3/search', query)).body.results[0]
+		expect(matching.chunks.map((c: { position: number }) => c.position)).toEqual([best.position])
+		const withContext = (await t.json('POST', '/v3/search', { ...query, onlyMatchingChunks: false })).body.results[0]
+		const positions = withContext.chunks.map((c: { position: number }) => c.position)
+		expect(positions).toEqual([...positions].sort((a: number, b: number) => a - b))
+		expect(positions).toContain(best.position - 1)
+		expect(positions).toContain(best.position + 1)
+		const neighbour = withContext.chunks.find((c: { position: number }) => c.position === best.position - 1)
+		expect(neighbour.isRelevant).toBe(false)
 	})
 
 	it('accepts rerank and rewriteQuery as no-ops without a reranker', async () => {
