@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { bootstrapFirstKey } from './auth/api-keys.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
@@ -11,6 +12,10 @@ import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
 import { createDocumentSearch } from './search/document-search.ts'
+import { loadEncryptionKey, secretBox } from './settings/secret-box.ts'
+import { createSettingsService } from './settings/service.ts'
+import { createUsageMeter } from './usage/meter.ts'
+import { createRateLimiter } from './usage/rate-limiter.ts'
 
 export type Role = 'api' | 'worker' | 'all'
 
@@ -78,14 +83,28 @@ export async function startService(input: {
 		ready = true
 	}
 
+	const usage = createUsageMeter({ storage, logger })
+	const secrets = secretBox(
+		loadEncryptionKey({ env: input.env ?? process.env, keyFile: join(settings.dataDir, 'secret.key') }),
+	)
+	const verify = createKeyVerifier(storage, settings.keyCacheSeconds)
+	const rateLimit = createRateLimiter(settings.rateLimitPerMinute)
+	const authenticate = async (key: string) => {
+		const principal = await verify(key)
+		if (principal) rateLimit(principal.keyId)
+		return principal
+	}
+
 	const app =
 		role === 'worker'
 			? null
 			: createApp(
 					{
-						verify: createKeyVerifier(storage, settings.keyCacheSeconds),
-						documents: createDocumentService({ storage, queue }),
+						verify: authenticate,
+						documents: createDocumentService({ storage, queue, usage }),
 						documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
+						settings: createSettingsService({ storage, secrets }),
+						usage,
 					},
 					{ logger, maxBodyBytes: settings.maxBodyBytes, ready: () => ready },
 				)
@@ -97,6 +116,7 @@ export async function startService(input: {
 		firstKey,
 		async stop() {
 			ready = false
+			await usage.stop()
 			await queue.stop()
 			await plugins.stop()
 			unlock()

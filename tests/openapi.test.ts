@@ -11,6 +11,10 @@ const ROUTES: [string, string, boolean][] = [
 	['delete', '/v3/documents/{id}', false],
 	['get', '/v3/documents/{id}/chunks', false],
 	['post', '/v3/search', true],
+	['get', '/v3/settings', false],
+	['patch', '/v3/settings', true],
+	['post', '/v3/settings/reset', true],
+	['get', '/v3/usage', false],
 ]
 
 describe('OpenAPI document and Swagger UI', () => {

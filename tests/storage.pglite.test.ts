@@ -6,11 +6,21 @@ import type { Driver } from '../plugins/storage-postgres/db.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
+import { organizationContract } from './contract/organization.contract.ts'
 import { seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
 
 storageContract('storage-postgres on embedded PGlite', async () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-'))
+	return {
+		storage: storagePostgres({ dataDir }),
+		reopen: async () => storagePostgres({ dataDir }),
+		cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+	}
+})
+
+organizationContract('storage-postgres on embedded PGlite: organizations', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-org-'))
 	return {
 		storage: storagePostgres({ dataDir }),
 		reopen: async () => storagePostgres({ dataDir }),

@@ -4,6 +4,7 @@ import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
 import { MIGRATIONS } from '../plugins/storage-postgres/queries/schema.ts'
+import { organizationContract } from './contract/organization.contract.ts'
 import { seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
 import { createTestDatabase, TEST_DATABASE_URL } from './helpers/postgres.ts'
@@ -11,6 +12,15 @@ import { createTestDatabase, TEST_DATABASE_URL } from './helpers/postgres.ts'
 describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 	storageContract('contract', async () => {
 		const database = await createTestDatabase('storage_contract')
+		return {
+			storage: storagePostgres({ databaseUrl: database.url }),
+			reopen: async () => storagePostgres({ databaseUrl: database.url }),
+			cleanup: database.drop,
+		}
+	})
+
+	organizationContract('organizations', async () => {
+		const database = await createTestDatabase('storage_org')
 		return {
 			storage: storagePostgres({ databaseUrl: database.url }),
 			reopen: async () => storagePostgres({ databaseUrl: database.url }),

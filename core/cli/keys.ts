@@ -1,33 +1,12 @@
 import { parseArgs } from 'node:util'
 import { createApiKey, DEFAULT_ORG } from '../auth/api-keys.ts'
-import { lockEmbeddedStore } from '../config/embedded-lock.ts'
-import { loadConfig } from '../config/load.ts'
 import { StartupError } from '../errors.ts'
-import { createLogger } from '../logger.ts'
-import type { EmbedderPlugin, StoragePlugin } from '../plugins/contract.ts'
+import { openStorage } from './open-storage.ts'
 
 const USAGE = `usage:
   bun run keys create --name NAME [--org ORG]   create a key (a new ORG name creates that organization)
   bun run keys list                             list keys (never shows the keys themselves)
   bun run keys revoke ID                        revoke a key`
-
-/** Opens only the store: the embedder is asked for its vector space but never loaded. */
-async function openStorage() {
-	const config = await loadConfig()
-	const storage = config.plugins.find((p): p is StoragePlugin => p.kind === 'storage')
-	const embedder = config.plugins.find((p): p is EmbedderPlugin => p.kind === 'embedder')
-	if (!storage || !embedder) throw new StartupError('the configuration needs a storage and an embedder plugin')
-	const unlock = config.settings.databaseUrl ? () => {} : lockEmbeddedStore(config.settings.dataDir)
-	const logger = createLogger('warn')
-	await storage.init?.({ logger, env: process.env, vectorSpace: embedder.space })
-	return {
-		storage,
-		async close() {
-			await storage.close?.()
-			unlock()
-		},
-	}
-}
 
 async function run(argv: string[]): Promise<number> {
 	const { positionals, values } = parseArgs({

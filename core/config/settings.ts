@@ -12,6 +12,8 @@ export interface ServiceSettings {
 	workerConcurrency: number
 	/** How long a verified API key is trusted before it is looked up again. */
 	keyCacheSeconds: number
+	/** Requests a minute per API key (token bucket); 0 turns rate limiting off. */
+	rateLimitPerMinute: number
 	logLevel: string
 }
 
@@ -36,6 +38,7 @@ export function settingsFromEnv(env: Env): ServiceSettings {
 		maxBodyBytes: integer(env, 'MEMORY_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024),
 		workerConcurrency: integer(env, 'MEMORY_WORKER_CONCURRENCY', 4, 1),
 		keyCacheSeconds: integer(env, 'MEMORY_KEY_CACHE_SECONDS', 10),
+		rateLimitPerMinute: integer(env, 'MEMORY_RATE_LIMIT_PER_MINUTE', 0),
 		logLevel: env.LOG_LEVEL || 'info',
 	}
 }

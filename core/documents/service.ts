@@ -2,6 +2,7 @@ import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../dom
 import { notFound } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { BulkDeleteSelector, ListDocumentsQuery, Storage } from '../plugins/storage.ts'
+import type { UsageMeter } from '../usage/meter.ts'
 
 export const DEFAULT_CONTAINER_TAG = 'sm_project_default'
 
@@ -30,8 +31,8 @@ export function contentHash(content: string): string {
 }
 
 /** Document operations behind the v3 routes; HTTP-free so batch, file and connector ingest reuse them. */
-export function createDocumentService(deps: { storage: Storage; queue: JobQueue }) {
-	const { storage, queue } = deps
+export function createDocumentService(deps: { storage: Storage; queue: JobQueue; usage: UsageMeter }) {
+	const { storage, queue, usage } = deps
 
 	async function enqueue(scope: Scope, document: DocumentRecord) {
 		await queue.enqueueDocument({ documentId: document.id, orgId: scope.orgId })
@@ -39,6 +40,7 @@ export function createDocumentService(deps: { storage: Storage; queue: JobQueue 
 
 	return {
 		async add(scope: Scope, input: AddDocumentInput): Promise<DocumentRecord> {
+			await usage.assertWithinQuota(scope.orgId, 'documents')
 			const { document, needsProcessing } = await storage.documents.upsert(scope, {
 				containerTag: input.containerTag ?? DEFAULT_CONTAINER_TAG,
 				customId: input.customId ?? null,
@@ -54,7 +56,11 @@ export function createDocumentService(deps: { storage: Storage; queue: JobQueue 
 				url: null,
 				source: 'text',
 			})
-			if (needsProcessing) await enqueue(scope, document)
+			if (needsProcessing) {
+				await enqueue(scope, document)
+				usage.record(scope.orgId, 'documents')
+				usage.record(scope.orgId, 'characters', input.content.length)
+			}
 			return document
 		},
 

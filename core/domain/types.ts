@@ -95,8 +95,21 @@ export interface DocumentRecord {
 	entityContext: string | null
 	error: string | null
 	stages: StageRecord[]
+	/** The original file of an uploaded document, kept in the file store; null for text, URLs and JSON. */
+	file: StoredFile | null
 	createdAt: Date
 	updatedAt: Date
+}
+
+/** An original file kept in the file store, as recorded on its document. */
+export interface StoredFile {
+	/** The file store's key. */
+	key: string
+	/** The name it was uploaded with. */
+	name: string
+	/** The detected media type, e.g. application/pdf. */
+	mimeType: string
+	size: number
 }
 
 export interface ChunkRecord {

@@ -6,6 +6,8 @@ import { errorHandling } from './errors.ts'
 import type { RouteDeps } from './route-deps.ts'
 import { documentRoutes } from './routes/documents.ts'
 import { searchRoutes } from './routes/search.ts'
+import { settingsRoutes } from './routes/settings.ts'
+import { usageRoutes } from './routes/usage.ts'
 
 const tooLarge = (bytes: number, limit: number) =>
 	new HttpError(413, 'Payload too large', `the body is ${bytes} bytes; the limit is ${limit}`)
@@ -42,6 +44,8 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(apiDocs())
 			.use(documentRoutes(deps))
 			.use(searchRoutes(deps))
+			.use(settingsRoutes(deps))
+			.use(usageRoutes(deps))
 	)
 }
 

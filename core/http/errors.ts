@@ -37,8 +37,7 @@ export function errorHandling(logger: Logger) {
 		const cause = (raised as { cause?: unknown }).cause
 		const error = code === 'PARSE' && cause instanceof HttpError ? cause : raised
 		if (error instanceof HttpError) {
-			const headers: Record<string, string> = error.status === 429 ? { 'retry-after': error.details ?? '1' } : {}
-			return jsonResponse(error.status, errorBody(error.message, error.details), headers)
+			return jsonResponse(error.status, errorBody(error.message, error.details), error.headers)
 		}
 		if (error instanceof ValidationError) {
 			return jsonResponse(400, errorBody('Invalid request parameters', describeValidationError(error)))

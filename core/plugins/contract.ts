@@ -1,10 +1,11 @@
 import type { Logger } from '../logger.ts'
+import type { FilesPlugin } from './files.ts'
 import type { Storage } from './storage.ts'
 
 /** The plugin API version this core speaks. A plugin declaring another version is refused at startup. */
 export const PLUGIN_API_VERSION = 1
 
-export type PluginKind = 'storage' | 'embedder' | 'extractor' | 'reranker' | 'connector'
+export type PluginKind = 'storage' | 'files' | 'embedder' | 'extractor' | 'reranker' | 'connector'
 
 /** What every plugin receives in `init`. */
 export interface PluginContext {
@@ -107,4 +108,10 @@ export interface ConnectorPlugin extends PluginBase<'connector'> {
 
 export type StoragePlugin = PluginBase<'storage'> & Storage
 
-export type Plugin = StoragePlugin | EmbedderPlugin | ExtractorPlugin | RerankerPlugin | ConnectorPlugin
+export type Plugin =
+	| StoragePlugin
+	| FilesPlugin
+	| EmbedderPlugin
+	| ExtractorPlugin
+	| RerankerPlugin
+	| ConnectorPlugin

@@ -11,12 +11,15 @@ import {
 	type RerankerPlugin,
 	type StoragePlugin,
 } from './contract.ts'
+import type { FilesPlugin } from './files.ts'
 
 /** Start order; plugins stop in reverse. */
-const KIND_ORDER: PluginKind[] = ['storage', 'embedder', 'extractor', 'reranker', 'connector']
+const KIND_ORDER: PluginKind[] = ['storage', 'files', 'embedder', 'extractor', 'reranker', 'connector']
 
 export interface StartedPlugins {
 	storage: StoragePlugin
+	/** The file store for originals; null when the list has none (the runtime then adds files-local). */
+	files: FilesPlugin | null
 	embedder: EmbedderPlugin
 	extractors: ExtractorPlugin[]
 	reranker: RerankerPlugin | null
@@ -55,6 +58,7 @@ export function validatePlugins(plugins: unknown[]): Plugin[] {
 	}
 	if (valid.filter((p) => p.kind === 'reranker').length > 1)
 		throw new StartupError('at most one reranker plugin is allowed')
+	if (valid.filter((p) => p.kind === 'files').length > 1) throw new StartupError('at most one files plugin is allowed')
 	return valid
 }
 
@@ -97,6 +101,7 @@ export async function startPlugins(
 	}
 	return {
 		storage,
+		files: plugins.find((p): p is FilesPlugin => p.kind === 'files') ?? null,
 		embedder,
 		extractors: plugins.filter((p): p is ExtractorPlugin => p.kind === 'extractor'),
 		reranker: plugins.find((p): p is RerankerPlugin => p.kind === 'reranker') ?? null,

@@ -11,6 +11,7 @@ import type {
 	Org,
 	Scope,
 	StageRecord,
+	StoredFile,
 	TaskType,
 } from '../domain/types.ts'
 
@@ -26,6 +27,8 @@ export interface Storage {
 	chunks: ChunkStore
 	search: SearchStore
 	meta: MetaStore
+	settings: SettingsStore
+	usage: UsageStore
 	/** How the durable job queue reaches the same database (pg-boss). */
 	jobDatabase(): JobDatabase
 }
@@ -71,6 +74,8 @@ export interface NewDocument {
 	url: string | null
 	source: string | null
 	connectionId?: string | null
+	/** The uploaded original. Given (or null) it replaces the document's file on a re-send; omitted it is kept. */
+	file?: StoredFile | null
 }
 
 export interface UpsertResult {
@@ -79,6 +84,8 @@ export interface UpsertResult {
 	created: boolean
 	/** True when the document needs (re)processing: new, or content changed. */
 	needsProcessing: boolean
+	/** The file a re-send replaced (its key differs from the new one): the caller removes it from the file store. */
+	replacedFile?: StoredFile | null
 }
 
 export interface DocumentPatch {
@@ -89,6 +96,8 @@ export interface DocumentPatch {
 	metadata?: Metadata | null
 	taskType?: TaskType
 	filepath?: string | null
+	/** Replaces (or with null, drops) the document's original file record. */
+	file?: StoredFile | null
 }
 
 export type DocumentSort = 'createdAt' | 'updatedAt'
@@ -103,7 +112,8 @@ export interface ListDocumentsQuery {
 	order: 'asc' | 'desc'
 }
 
-export type BulkDeleteSelector = { ids: string[] } | { containerTags: string[] } | { filepath: string }
+/** `all` removes every document of the organization (settings reset). */
+export type BulkDeleteSelector = { ids: string[] } | { containerTags: string[] } | { filepath: string } | { all: true }
 
 export interface ProgressUpdate {
 	/** The content the worker started from; the write applies only while the document still holds it. */
@@ -131,7 +141,10 @@ export interface DocumentStore {
 	): Promise<{ document: DocumentRecord; needsProcessing: boolean } | null>
 	/** Deletes the document and everything derived from it. False when it did not exist in this scope. */
 	delete(scope: Scope, idOrCustomId: string): Promise<boolean>
-	deleteMany(scope: Scope, selector: BulkDeleteSelector): Promise<{ deletedIds: string[]; missingIds: string[] }>
+	deleteMany(
+		scope: Scope,
+		selector: BulkDeleteSelector,
+	): Promise<{ deletedIds: string[]; missingIds: string[]; deletedFileKeys?: string[] }>
 	list(scope: Scope, query: ListDocumentsQuery): Promise<{ documents: DocumentRecord[]; total: number }>
 	processing(scope: Scope): Promise<DocumentRecord[]>
 
@@ -204,4 +217,35 @@ export interface SearchStore {
 export interface MetaStore {
 	get<T = unknown>(key: string): Promise<T | null>
 	set(key: string, value: unknown): Promise<void>
+}
+
+/** Organization settings as one JSON object; core owns its shape (and encrypts secrets before they get here). */
+export interface SettingsStore {
+	get(orgId: string): Promise<Record<string, unknown>>
+	put(orgId: string, settings: Record<string, unknown>): Promise<void>
+}
+
+export interface UsageEntry {
+	orgId: string
+	metric: string
+	/** UTC day, YYYY-MM-DD. */
+	day: string
+	amount: number
+}
+
+export interface Quota {
+	metric: string
+	period: 'day' | 'month'
+	max: number
+}
+
+/** Durable per-organization counters (summed per UTC day) and their quotas. */
+export interface UsageStore {
+	/** Adds the amounts to the counters, in one write. */
+	add(entries: UsageEntry[]): Promise<void>
+	/** Counters from `since` (YYYY-MM-DD, inclusive) on, per metric and day. */
+	daily(orgId: string, since: string): Promise<UsageEntry[]>
+	quotas(orgId: string): Promise<Quota[]>
+	/** Sets or (with null) removes the quota of one metric. */
+	setQuota(orgId: string, metric: string, quota: Omit<Quota, 'metric'> | null): Promise<void>
 }

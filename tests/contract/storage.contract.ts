@@ -29,7 +29,7 @@ export interface OpenedStorage {
 /** A tiny vector space with handcrafted vectors, so expected similarities can be worked out by hand. */
 export const TEST_VECTOR_SPACE: VectorSpace = { id: 'test:handcrafted-8d', dimensions: 8 }
 
-const context = (vectorSpace: VectorSpace = TEST_VECTOR_SPACE): PluginContext => ({
+export const context = (vectorSpace: VectorSpace = TEST_VECTOR_SPACE): PluginContext => ({
 	logger: createLogger('silent'),
 	env: {},
 	vectorSpace,

@@ -7,11 +7,13 @@ import { DocumentSearchBody, DocumentSearchResponse } from '../schemas/search.ts
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000
 
-export function searchRoutes({ verify, documentSearch }: RouteDeps) {
+export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).post(
 		'/v3/search',
 		async ({ body, scope }) => {
 			const started = performance.now()
+			await usage.assertWithinQuota(scope.orgId, 'searches')
+			usage.record(scope.orgId, 'searches')
 			const tags = body.containerTag ? [body.containerTag] : (body.containerTags ?? null)
 			const hits = await documentSearch(scope, {
 				q: body.q,

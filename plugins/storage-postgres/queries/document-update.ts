@@ -3,7 +3,7 @@ import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { findDocument } from './document-lookup.ts'
 import { touch } from './document-order.ts'
-import { resetProcessing } from './document-upsert.ts'
+import { resetProcessing, setFile } from './document-upsert.ts'
 import { isUniqueViolation, jsonParam, Params, textParam } from './params.ts'
 import { type DocumentRow, toDocument } from './rows.ts'
 
@@ -28,6 +28,7 @@ export async function updateDocument(
 		if (patch.filepath !== undefined) set.value('filepath', patch.filepath)
 		if (patch.content !== undefined) set.value('content', textParam(patch.content))
 		if (patch.contentHash !== undefined) set.value('content_hash', patch.contentHash)
+		if (patch.file !== undefined) setFile(set, patch.file)
 		const reprocess =
 			patch.contentHash !== undefined && (patch.contentHash !== current.content_hash || current.status === 'failed')
 		if (reprocess) resetProcessing(set)

@@ -1,9 +1,9 @@
-import { type NewDocument, newId, type Scope, type UpsertResult } from '../../../core/index.ts'
+import { type NewDocument, newId, type Scope, type StoredFile, type UpsertResult } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { touch } from './document-order.ts'
 import { jsonParam, Params, textParam } from './params.ts'
-import { type DocumentRow, toDocument } from './rows.ts'
+import { type DocumentRow, toDocument, toStoredFile } from './rows.ts'
 
 /**
  * Inserts the document, or updates the one with the same (containerTag, customId). The row is locked while deciding,
@@ -61,10 +61,12 @@ async function insertDocument(tx: Db, scope: Scope, input: NewDocument): Promise
 		`${params.add(jsonParam(input.metadata))}::jsonb`,
 		params.add(input.filepath),
 		params.add(input.entityContext),
+		...fileValues(input.file ?? null).map((value) => params.add(value)),
 	]
 	const [row] = await tx.query<DocumentRow>(
 		`INSERT INTO documents (id, org_id, container_tag, custom_id, connection_id, content, content_hash, title, source, url,
-			type, task_type, dreaming, metadata, filepath, entity_context, status, dreaming_status)
+			type, task_type, dreaming, metadata, filepath, entity_context, file_key, file_name, file_mime_type, file_size,
+			status, dreaming_status)
 		VALUES (${values.join(', ')}, 'queued', 'dreaming')
 		ON CONFLICT (org_id, container_tag, custom_id) WHERE custom_id IS NOT NULL DO NOTHING
 		RETURNING *`,
@@ -92,6 +94,7 @@ async function resend(tx: Db, existing: DocumentRow, input: NewDocument): Promis
 		.value('url', input.url)
 		.value('source', input.source)
 	if (input.connectionId !== undefined) set.value('connection_id', input.connectionId)
+	if (input.file !== undefined) setFile(set, input.file)
 	// Without a title in the re-send, the same content keeps the title its extraction found.
 	if (contentChanged) set.value('title', input.title)
 	else set.raw('title', `coalesce(${params.add(input.title)}, title)`)
@@ -100,7 +103,24 @@ async function resend(tx: Db, existing: DocumentRow, input: NewDocument): Promis
 		`UPDATE documents SET ${set} WHERE id = ${params.add(existing.id)} RETURNING *`,
 		params.values,
 	)
-	return { document: toDocument(row!), created: false, needsProcessing: reprocess }
+	const replacedFile = input.file !== undefined && existing.file_key !== (input.file?.key ?? null)
+	return {
+		document: toDocument(row!),
+		created: false,
+		needsProcessing: reprocess,
+		replacedFile: replacedFile ? toStoredFile(existing) : null,
+	}
+}
+
+/** The file columns, in the order of the INSERT. */
+function fileValues(file: StoredFile | null): unknown[] {
+	return [file?.key ?? null, file?.name ?? null, file?.mimeType ?? null, file?.size ?? null]
+}
+
+/** Replaces the file record (null drops it). */
+export function setFile(set: Assignments, file: StoredFile | null): Assignments {
+	const [key, name, mimeType, size] = fileValues(file)
+	return set.value('file_key', key).value('file_name', name).value('file_mime_type', mimeType).value('file_size', size)
 }
 
 /** Everything the pipeline derived from the previous content is cleared; its chunks are replaced on publish. */

@@ -4,6 +4,7 @@ import { type ChunkHooks, chunkStore } from './chunks.ts'
 import { documentStore } from './documents.ts'
 import { keyStore } from './keys.ts'
 import { metaStore } from './meta.ts'
+import { settingsStore, usageStore } from './organization.ts'
 import { orgStore } from './orgs.ts'
 import { searchStore } from './search.ts'
 
@@ -16,6 +17,8 @@ export function storesOver(db: () => Db, hooks: { chunks?: ChunkHooks } = {}): O
 		chunks: chunkStore(db, hooks.chunks),
 		search: searchStore(db),
 		meta: metaStore(db),
+		settings: settingsStore(db),
+		usage: usageStore(db),
 	}
 }
 

@@ -9,6 +9,7 @@ import type {
 	Metadata,
 	Org,
 	StageRecord,
+	StoredFile,
 	TaskType,
 } from '../../../core/index.ts'
 
@@ -52,6 +53,11 @@ export interface DocumentRow {
 	entity_context: string | null
 	error: string | null
 	stages: StageRecord[]
+	file_key: string | null
+	file_name: string | null
+	file_mime_type: string | null
+	/** bigint: postgres.js returns it as a string. */
+	file_size: string | number | null
 	created_at: Date
 	updated_at: Date
 }
@@ -113,8 +119,19 @@ export function toDocument(row: DocumentRow): DocumentRecord {
 		entityContext: row.entity_context,
 		error: row.error,
 		stages: row.stages,
+		file: toStoredFile(row),
 		createdAt: row.created_at,
 		updatedAt: row.updated_at,
+	}
+}
+
+export function toStoredFile(row: DocumentRow): StoredFile | null {
+	if (row.file_key === null) return null
+	return {
+		key: row.file_key,
+		name: row.file_name ?? '',
+		mimeType: row.file_mime_type ?? 'application/octet-stream',
+		size: Number(row.file_size ?? 0),
 	}
 }
 

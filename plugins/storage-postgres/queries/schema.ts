@@ -1,4 +1,6 @@
 import type { VectorSpace } from '../../../core/index.ts'
+import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
+import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
 
 export interface Migration {
 	version: number
@@ -7,8 +9,8 @@ export interface Migration {
 	sql(space: VectorSpace): string
 }
 
-/** Append only: a released migration is never edited, a change is a new version. */
-export const MIGRATIONS: Migration[] = [
+/** Append only: a released migration is never edited, a change is a new version. Applied in version order. */
+export const MIGRATIONS: Migration[] = inVersionOrder([
 	{
 		version: 1,
 		name: 'initial schema',
@@ -96,4 +98,10 @@ CREATE INDEX chunks_container_idx ON chunks (org_id, container_tag);
 CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 `,
 	},
-]
+	DOCUMENT_FILES_MIGRATION,
+	ORGANIZATION_MIGRATION,
+])
+
+function inVersionOrder(migrations: Migration[]): Migration[] {
+	return [...migrations].sort((a, b) => a.version - b.version)
+}

@@ -1,0 +1,52 @@
+/** Memory entries and their graph (REFERENCE §8.2). Times are Date objects; routes serialise them. */
+
+export const MEMORY_RELATIONS = ['updates', 'extends', 'derives'] as const
+/**
+ * `updates`: a newer version of the same fact (same subject and attribute, changed value); `extends`: adds detail to
+ * a fact without replacing it; `derives`: an inference drawn from several memories.
+ */
+export type MemoryRelation = (typeof MEMORY_RELATIONS)[number]
+
+export interface MemoryRecord {
+	id: string
+	orgId: string
+	containerTag: string
+	memory: string
+	version: number
+	isLatest: boolean
+	/** The version this one updates; null for a first version. */
+	parentMemoryId: string | null
+	/** The first version of the chain; null for a first version itself. */
+	rootMemoryId: string | null
+	isStatic: boolean
+	/** Explicitly forgotten (a flag: the row stays). Expiry is `forgetAfter`. */
+	isForgotten: boolean
+	forgetAfter: Date | null
+	forgetReason: string | null
+	forgetBatchId: string | null
+	/** Inferred from other memories (`derives`) rather than stated. */
+	isInference: boolean
+	subject: string | null
+	attribute: string | null
+	value: string | null
+	metadata: Record<string, unknown> | null
+	/** ISO dates the memory refers to. */
+	eventDates: string[]
+	/** Profile bucket keys (filled by issue 4). */
+	buckets: string[]
+	/** The documents the memory was formed from, oldest link first. */
+	documentIds: string[]
+	createdAt: Date
+	updatedAt: Date
+}
+
+/** True when the memory no longer counts: forgotten, or past its expiry. */
+export function isGone(memory: Pick<MemoryRecord, 'isForgotten' | 'forgetAfter'>, now = new Date()): boolean {
+	return memory.isForgotten || (memory.forgetAfter !== null && memory.forgetAfter.getTime() <= now.getTime())
+}
+
+export interface MemoryLink {
+	fromId: string
+	toId: string
+	relation: MemoryRelation
+}

@@ -1,0 +1,60 @@
+import { Elysia } from 'elysia'
+import { bearerAuth } from '../auth.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { errorResponses } from '../schemas/common.ts'
+import {
+	ResetBody,
+	ResetResponse,
+	SettingsPatchBody,
+	SettingsPatchResponse,
+	SettingsView,
+} from '../schemas/settings.ts'
+
+const detail = { tags: ['settings'] }
+
+export function settingsRoutes({ verify, settings }: RouteDeps) {
+	return new Elysia({ prefix: '/v3/settings' })
+		.use(bearerAuth(verify))
+		.get('', ({ scope }) => settings.get(scope), {
+			response: { 200: SettingsView, ...errorResponses },
+			detail: { ...detail, summary: 'Organization settings (client secrets masked)' },
+		})
+		.patch(
+			'',
+			async ({ body, scope }) => ({
+				...(await settings.identity(scope)),
+				updated: await settings.update(scope, body),
+			}),
+			{
+				body: SettingsPatchBody,
+				response: { 200: SettingsPatchResponse, ...errorResponses },
+				detail: {
+					...detail,
+					summary:
+						"Update organization settings; enabling a provider's custom OAuth credentials applies to new connections only",
+				},
+			},
+		)
+		.post(
+			'/reset',
+			async ({ body, scope }) => {
+				const { deletedDocuments } = await settings.reset(scope, body.confirmation)
+				return {
+					success: true as const,
+					deletedConnections: 0,
+					deletedDocumentBatches: deletedDocuments,
+					deletedDocumentsApprox: deletedDocuments,
+					deletedMemoryRows: 0,
+					deletedExtraSpaces: 0,
+					clearedDefaultSpaceContext: true,
+					clearedBrainMemoryRegistry: true,
+					settingsReset: true,
+				}
+			},
+			{
+				body: ResetBody,
+				response: { 200: ResetResponse, ...errorResponses },
+				detail: { ...detail, summary: "Delete all of the organization's content and settings (needs confirmation)" },
+			},
+		)
+}

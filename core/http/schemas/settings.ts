@@ -1,0 +1,84 @@
+import { t } from 'elysia'
+import { CUSTOM_KEY_PROVIDERS, clientIdField, clientSecretField, customKeyEnabledField } from '../../settings/fields.ts'
+
+export const ProfileBucket = t.Object(
+	{
+		key: t.String({
+			minLength: 1,
+			maxLength: 64,
+			pattern: '^[a-z0-9][a-z0-9_-]*$',
+			error: 'must be 1 to 64 characters of lower-case letters, digits, "_" or "-", starting with a letter or digit',
+		}),
+		description: t.Optional(t.String({ maxLength: 2000, error: 'must be at most 2000 characters' })),
+	},
+	{ additionalProperties: false },
+)
+
+export const ProfileBuckets = t.Array(ProfileBucket, { maxItems: 50, error: 'must be at most 50 buckets' })
+
+/** Printable characters without spaces: what OAuth client ids and secrets look like. */
+const Credential = (max: number) =>
+	t.Nullable(
+		t.String({
+			minLength: 1,
+			maxLength: max,
+			pattern: '^[\\x21-\\x7E]+$',
+			error: `must be 1 to ${max} printable characters without spaces`,
+		}),
+	)
+
+const credentialFields = Object.fromEntries(
+	CUSTOM_KEY_PROVIDERS.flatMap((provider) => [
+		[clientIdField(provider), t.Optional(Credential(512))],
+		[clientSecretField(provider), t.Optional(Credential(1024))],
+		[customKeyEnabledField(provider), t.Optional(t.Nullable(t.Boolean()))],
+	]),
+)
+
+export const SettingsPatchBody = t.Object(
+	{
+		excludeItems: t.Optional(t.Unknown()),
+		includeItems: t.Optional(t.Unknown()),
+		filterPrompt: t.Optional(t.Nullable(t.String({ maxLength: 4000 }))),
+		shouldLLMFilter: t.Optional(t.Nullable(t.Boolean())),
+		chunkSize: t.Optional(
+			t.Nullable(t.Integer({ minimum: 100, maximum: 10_000, error: 'must be an integer from 100 to 10000' })),
+		),
+		profileBuckets: t.Optional(ProfileBuckets),
+		workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
+		...credentialFields,
+	},
+	{
+		additionalProperties: false,
+		description: 'Either `workspacePrompt` alone, or any other settings. Client secrets are stored encrypted.',
+	},
+)
+
+export const SettingsView = t.Record(t.String(), t.Unknown(), {
+	description: 'Every setting (null when unset); client secrets masked to their last four characters',
+})
+
+export const SettingsPatchResponse = t.Object({ orgId: t.String(), orgSlug: t.String(), updated: SettingsView })
+
+export const ResetBody = t.Object(
+	{
+		confirmation: t.String({
+			minLength: 1,
+			error: "must be the organization's slug (see PATCH /v3/settings: orgSlug)",
+			description: "The organization's slug, to confirm deleting all of its content",
+		}),
+	},
+	{ additionalProperties: false },
+)
+
+export const ResetResponse = t.Object({
+	success: t.Literal(true),
+	deletedConnections: t.Number(),
+	deletedDocumentBatches: t.Number(),
+	deletedDocumentsApprox: t.Number(),
+	deletedMemoryRows: t.Number(),
+	deletedExtraSpaces: t.Number(),
+	clearedDefaultSpaceContext: t.Boolean(),
+	clearedBrainMemoryRegistry: t.Boolean(),
+	settingsReset: t.Boolean(),
+})

@@ -1,0 +1,100 @@
+import type { Scope } from '../domain/types.ts'
+import { badRequest } from '../errors.ts'
+import type { Storage } from '../plugins/storage.ts'
+import {
+	CUSTOM_KEY_PROVIDERS,
+	clientIdField,
+	clientSecretField,
+	customKeyEnabledField,
+	maskSecret,
+	orgSlug,
+	SETTINGS_FIELDS,
+} from './fields.ts'
+import { isSealed, type SecretBox } from './secret-box.ts'
+
+/** Stored beside the settings, never returned: when each provider's custom credentials were (last) enabled. */
+const ENABLED_AT = '_customKeyEnabledAt'
+
+export type SettingsPatch = Record<string, unknown>
+
+/**
+ * Organization settings. Client secrets are sealed before they reach storage and masked on the way out; enabling a
+ * provider's custom credentials records when, so only connections created after that use them.
+ */
+export function createSettingsService(deps: { storage: Storage; secrets: SecretBox }) {
+	const { storage, secrets } = deps
+
+	function present(stored: Record<string, unknown>): Record<string, unknown> {
+		const view: Record<string, unknown> = {}
+		for (const field of SETTINGS_FIELDS) {
+			const value = stored[field] ?? null
+			view[field] = isSealed(value) ? maskSecret(secrets.open(value)) : value
+		}
+		return view
+	}
+
+	return {
+		async get(scope: Scope) {
+			return present(await storage.settings.get(scope.orgId))
+		},
+
+		/** The credentials a new connection of `provider` should use, or null for the service's own application. */
+		async customCredentials(scope: Scope, provider: (typeof CUSTOM_KEY_PROVIDERS)[number]) {
+			const stored = await storage.settings.get(scope.orgId)
+			if (stored[customKeyEnabledField(provider)] !== true) return null
+			const secret = stored[clientSecretField(provider)]
+			return {
+				clientId: String(stored[clientIdField(provider)]),
+				clientSecret: isSealed(secret) ? secrets.open(secret) : '',
+				enabledAt: String((stored[ENABLED_AT] as Record<string, string> | undefined)?.[provider] ?? ''),
+			}
+		},
+
+		async update(scope: Scope, patch: SettingsPatch) {
+			if ('workspacePrompt' in patch && Object.keys(patch).length > 1) {
+				throw badRequest('workspacePrompt must be sent on its own, without other settings')
+			}
+			const stored = await storage.settings.get(scope.orgId)
+			const next: Record<string, unknown> = { ...stored }
+			for (const [field, value] of Object.entries(patch)) {
+				const isSecret = CUSTOM_KEY_PROVIDERS.some((p) => clientSecretField(p) === field)
+				next[field] = isSecret && typeof value === 'string' ? secrets.seal(value) : value
+			}
+			const enabledAt = { ...((stored[ENABLED_AT] as Record<string, string> | undefined) ?? {}) }
+			for (const provider of CUSTOM_KEY_PROVIDERS) {
+				if (next[customKeyEnabledField(provider)] !== true) continue
+				if (!next[clientIdField(provider)] || !next[clientSecretField(provider)]) {
+					throw badRequest(
+						`${customKeyEnabledField(provider)} needs ${clientIdField(provider)} and ${clientSecretField(provider)}`,
+					)
+				}
+				const changed =
+					stored[customKeyEnabledField(provider)] !== true ||
+					clientIdField(provider) in patch ||
+					clientSecretField(provider) in patch
+				if (changed) enabledAt[provider] = new Date().toISOString()
+			}
+			next[ENABLED_AT] = enabledAt
+			await storage.settings.put(scope.orgId, next)
+			return present(next)
+		},
+
+		async reset(scope: Scope, confirmation: string) {
+			const org = await storage.orgs.byId(scope.orgId)
+			const slug = orgSlug(org?.name ?? '')
+			if (confirmation !== slug) {
+				throw badRequest(`confirmation must be the organization's slug ("${slug}") to confirm deleting all content`)
+			}
+			const { deletedIds } = await storage.documents.deleteMany(scope, { all: true })
+			await storage.settings.put(scope.orgId, {})
+			return { deletedDocuments: deletedIds.length }
+		},
+
+		async identity(scope: Scope) {
+			const org = await storage.orgs.byId(scope.orgId)
+			return { orgId: scope.orgId, orgSlug: orgSlug(org?.name ?? '') }
+		},
+	}
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>
