@@ -69,6 +69,11 @@ export interface ExtractionInput {
 	entityContext: string | null
 	/** Chunk positions of the document, so candidates can point at their source chunks. */
 	chunks: { position: number; content: string }[]
+	/**
+	 * The container's configured buckets (profile categories), when it has any: an extractor that can sort statements
+	 * (the LLM extractor) puts their keys in `MemoryCandidate.buckets`.
+	 */
+	buckets?: { key: string; description: string }[]
 }
 
 /** One atomic, self-contained statement an extractor found. Core decides whether it is new, a duplicate or a version. */
@@ -108,10 +113,4 @@ export interface ConnectorPlugin extends PluginBase<'connector'> {
 
 export type StoragePlugin = PluginBase<'storage'> & Storage
 
-export type Plugin =
-	| StoragePlugin
-	| FilesPlugin
-	| EmbedderPlugin
-	| ExtractorPlugin
-	| RerankerPlugin
-	| ConnectorPlugin
+export type Plugin = StoragePlugin | FilesPlugin | EmbedderPlugin | ExtractorPlugin | RerankerPlugin | ConnectorPlugin

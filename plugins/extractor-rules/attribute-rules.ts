@@ -15,6 +15,8 @@ export interface VerbRule {
 	triggers: string[][]
 	/** The value must be a name (a proper noun), as for "joined Google". */
 	nameOnly?: boolean
+	/** The value is a verb phrase ("get into local politics"), running over prepositions up to the clause's end. */
+	phrase?: boolean
 }
 
 export const VERB_RULES: VerbRule[] = [
@@ -89,6 +91,7 @@ export const VERB_RULES: VerbRule[] = [
 	{
 		attribute: 'hobby',
 		multiValued: true,
+		phrase: true,
 		triggers: [
 			['be', 'into'],
 			['be', 'passionate', 'about'],
@@ -111,6 +114,7 @@ export const VERB_RULES: VerbRule[] = [
 	{
 		attribute: 'goal',
 		multiValued: true,
+		phrase: true,
 		triggers: [
 			['want', 'to'],
 			['plan', 'to'],
@@ -188,5 +192,8 @@ export const OCCUPATIONS = new Set(
 )
 
 export const RELATIONSHIP_STATUSES = new Set(['single', 'married', 'divorced', 'engaged', 'widowed', 'separated'])
+
+/** Possessed nouns that state a goal: "<name>'s dream is to open a studio". */
+export const GOAL_NOUNS = new Set(['goal', 'dream', 'plan', 'ambition', 'aim', 'hope', 'wish'])
 
 export const FAVOURITE_WORDS = new Set(['favourite', 'favorite', 'fave', 'fav'])

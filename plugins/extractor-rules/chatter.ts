@@ -43,14 +43,22 @@ export function judgeSentence(tokens: Token[], options: JudgeOptions): Verdict {
 		const statement = statementInQuestion(tokens)
 		return statement ? judgeSentence(statement, options) : { kind: 'chatter', reason: 'question' }
 	}
-	if (isRequest(words)) return { kind: 'chatter', reason: 'request' }
-	if (opensWithEvaluation(words)) return { kind: 'chatter', reason: 'reaction' }
+	if (isRequest(words) || showsMedia(words)) return { kind: 'chatter', reason: 'request' }
+	if (opensWithEvaluation(words) || endsWithImpression(words)) return { kind: 'chatter', reason: 'reaction' }
 	if (words.length < 3) return { kind: 'chatter', reason: 'fragment' }
-	if (options.conversational && !words.some((word) => word.pos === 'VERB' || word.pos === 'AUX')) {
+	if (options.conversational && !words.some((word, index) => isVerbLike(word, words[index - 1]))) {
 		return { kind: 'chatter', reason: 'fragment' }
 	}
 	if (!hasContent(tokens)) return { kind: 'chatter', reason: 'reaction' }
 	return { kind: 'fact', tokens }
+}
+
+const SUBJECT_PRONOUNS = new Set(['i', 'you', 'we', 'he', 'she', 'they', 'it'])
+
+/** A verb, or what wink-nlp took for an adjective right after a subject pronoun ("I baked bread"). */
+function isVerbLike(word: Token, previous: Token | undefined): boolean {
+	if (word.pos === 'VERB' || word.pos === 'AUX') return true
+	return previous !== undefined && SUBJECT_PRONOUNS.has(previous.normal) && /ed$/.test(word.normal)
 }
 
 /** A content word: a noun, name, number or non-light verb that is not an evaluation; or a describing adjective about a person. */
@@ -99,8 +107,33 @@ function statementInQuestion(tokens: Token[]): Token[] | null {
 	let start = frame.length
 	if (tokens[start]?.normal === 'that' || isClauseBreak(tokens[start])) start++
 	const body = tokens.slice(start).filter((token) => token.value !== '?')
-	if (!hasClause(body) || body[0]?.normal === 'what' || body[0]?.normal === 'how') return null
+	// The wrapped statement has its own subject: "Did you know I moved", not "Do you know any organizations".
+	const subject = body[0]
+	if (!subject || !(subject.pos === 'PRON' || subject.pos === 'PROPN') || !hasClause(body)) return null
+	if (subject.normal === 'what' || subject.normal === 'how') return null
 	return [{ ...body[0]!, space: '' }, ...body.slice(1), makeToken('.', 'PUNCT', '.', '')]
+}
+
+/** Nouns for what a chat shares to look at. */
+const MEDIA_NOUNS = new Set([
+	'pic',
+	'pics',
+	'photo',
+	'photos',
+	'picture',
+	'pictures',
+	'snap',
+	'selfie',
+	'screenshot',
+	'image',
+	'video',
+])
+
+/** "Here's a pic of the school", "This is a photo from the trip": showing something, not saying something. */
+function showsMedia(words: Token[]): boolean {
+	const [first, second] = words
+	const opens = (first?.normal === 'here' || first?.normal === 'this') && second?.lemma === 'be'
+	return opens && words.slice(2, 6).some((word) => MEDIA_NOUNS.has(word.normal))
 }
 
 /** "Check this out", "Don't forget to rest", "Please call me": a base-form verb opens the sentence. */
@@ -112,12 +145,25 @@ function isRequest(words: Token[]): boolean {
 	return verb !== undefined && verb.pos === 'VERB' && verb.normal === verb.lemma && !verb.normal.endsWith('ing')
 }
 
+const IMPRESSION_VERBS = new Set(['sound', 'look', 'seem'])
+
+/** "That charity race sounds great", "Your store looks amazing": an impression of something, not a fact about it. */
+function endsWithImpression(words: Token[]): boolean {
+	const verbAt = words.findIndex((word) => IMPRESSION_VERBS.has(word.lemma) && word.pos === 'VERB')
+	if (verbAt === -1) return false
+	let index = verbAt + 1
+	while (words[index]?.pos === 'ADV') index++
+	const impression = words[index]
+	return impression !== undefined && EVALUATIVE_LEMMAS.has(impression.lemma) && index >= words.length - 2
+}
+
 /** "Glad to hear it", "So cool you found a group", "Must be awesome", "Great job": an evaluation opens the sentence. */
 function opensWithEvaluation(words: Token[]): boolean {
 	let index = 0
 	while ((words[index]?.pos === 'ADV' || words[index]?.pos === 'AUX') && index < 3) index++
 	const word = words[index]
-	return (
-		word !== undefined && word.pos === 'ADJ' && EVALUATIVE_LEMMAS.has(word.lemma) && words[index + 1]?.pos !== 'NOUN'
-	)
+	// wink-nlp often tags a capitalised first word as a proper noun ("Glad to be part of it").
+	const adjective =
+		word !== undefined && (word.pos === 'ADJ' || (index === 0 && (word.pos === 'PROPN' || word.pos === 'NOUN')))
+	return adjective && EVALUATIVE_LEMMAS.has(word.normal) && words[index + 1]?.pos !== 'NOUN'
 }

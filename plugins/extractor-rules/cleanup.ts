@@ -1,4 +1,4 @@
-import { DISCOURSE_MARKERS, DISCOURSE_PHRASES } from './lexicon.ts'
+import { DISCOURSE_MARKERS, DISCOURSE_PHRASES, EVALUATIVE_LEMMAS } from './lexicon.ts'
 import { isClauseBreak, isSentenceEnd, isWord, type Token } from './tokens.ts'
 
 /**
@@ -7,6 +7,7 @@ import { isClauseBreak, isSentenceEnd, isWord, type Token } from './tokens.ts'
  */
 export type Participants = string[]
 
+/** The token is a participant's name, or its start written as a name ("Mel"). */
 export function isParticipant(token: Token, participants: Participants): boolean {
 	if (token.pos !== 'PROPN' && token.pos !== 'NOUN') return false
 	const word = token.normal
@@ -17,12 +18,13 @@ export function isParticipant(token: Token, participants: Participants): boolean
 }
 
 /**
- * Removes what frames a chat sentence without carrying content: leading interjections and discourse markers
- * ("Wow,", "Well,", "By the way,"), a leading one-word comment before a comma ("Unfortunately,", "Cool,"),
- * vocatives (a participant's name addressed: "Hey Mel!", "Thanks, Melanie"), trailing markers (", you know").
+ * Removes what frames a chat sentence without carrying content: leading interjections, discourse markers and
+ * conjunctions ("Wow,", "Well,", "By the way,", "And"), a leading one-word comment before a comma ("Unfortunately,",
+ * "Cool,"), vocatives (a participant's name addressed: "Hey Mel!", "Thanks, Melanie"), a reporting frame ("I wanted
+ * to let you know that ..."), trailing markers (", you know").
  */
 export function stripDiscourse(source: Token[], participants: Participants): Token[] {
-	let tokens = source.filter((token, index) => !isVocative(source, index, participants))
+	let tokens = source.filter((_token, index) => !isVocative(source, index, participants))
 	tokens = dropDanglingCommas(tokens)
 	let changed = true
 	while (changed && tokens.length > 0) {
@@ -31,7 +33,7 @@ export function stripDiscourse(source: Token[], participants: Participants): Tok
 		const first = tokens[0]!
 		let cut = 0
 		if (phrase) cut = phrase.length
-		else if (first.pos === 'INTJ' || DISCOURSE_MARKERS.has(first.normal)) cut = 1
+		else if (first.pos === 'INTJ' || DISCOURSE_MARKERS.has(first.normal) || first.pos === 'CCONJ') cut = 1
 		else if (isLeadingComment(tokens)) cut = 1
 		else if (isClauseBreak(first) || (isSentenceEnd(first) && tokens.length > 1)) cut = 1
 		if (cut > 0 && !tokens.slice(0, cut).some((token) => token.entity === 'DATE' || token.entity === 'TIME')) {
@@ -39,8 +41,32 @@ export function stripDiscourse(source: Token[], participants: Participants): Tok
 			changed = true
 		}
 	}
+	tokens = dropReportingFrame(tokens)
 	tokens = dropTrailingMarkers(tokens)
 	if (tokens[0]) tokens[0] = { ...tokens[0], space: '' }
+	return tokens
+}
+
+/** "I just wanted to let you know (that) I moved": the words that announce a statement, up to the statement. */
+const REPORTING_FRAMES = [
+	['let', 'you', 'know'],
+	['tell', 'you'],
+	['so', 'you', 'know'],
+]
+const MAX_FRAME_START = 6
+
+function dropReportingFrame(tokens: Token[]): Token[] {
+	for (const frame of REPORTING_FRAMES) {
+		for (let start = 0; start <= MAX_FRAME_START && start < tokens.length; start++) {
+			if (!frame.every((word, offset) => tokens[start + offset]?.normal === word)) continue
+			let end = start + frame.length
+			if (tokens[end]?.normal === 'that' || isClauseBreak(tokens[end])) end++
+			const rest = tokens.slice(end)
+			const subject = rest[0]
+			if (!subject || !(subject.pos === 'PRON' || subject.pos === 'PROPN')) return tokens
+			return [{ ...subject, space: '' }, ...rest.slice(1)]
+		}
+	}
 	return tokens
 }
 
@@ -48,7 +74,10 @@ export function stripDiscourse(source: Token[], participants: Participants): Tok
 function isLeadingComment(tokens: Token[]): boolean {
 	const [first, second] = tokens
 	if (!first || !second || first.entity) return false
-	return (first.pos === 'ADV' || first.pos === 'ADJ' || first.pos === 'INTJ') && isClauseBreak(second)
+	// A capitalised first word is often tagged a proper noun: "Great, thanks" -- but "Paris, France" is a name.
+	const comment =
+		first.pos === 'ADV' || first.pos === 'ADJ' || first.pos === 'INTJ' || EVALUATIVE_LEMMAS.has(first.normal)
+	return comment && isClauseBreak(second)
 }
 
 function isVocative(tokens: Token[], index: number, participants: Participants): boolean {

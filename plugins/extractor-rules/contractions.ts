@@ -41,7 +41,14 @@ export function expandContractions(tokens: Token[]): Token[] {
 		// "'cause" comes as an apostrophe and "cause".
 		if (token.value === "'" && tokens[index + 1]?.normal === 'cause' && tokens[index + 1]?.space === '') continue
 		if (token.normal === 'cause' && tokens[index - 1]?.value === "'" && token.space === '') {
-			out.push({ ...token, value: 'because', normal: 'because', lemma: 'because', pos: 'SCONJ', space: tokens[index - 1]!.space })
+			out.push({
+				...token,
+				value: 'because',
+				normal: 'because',
+				lemma: 'because',
+				pos: 'SCONJ',
+				space: tokens[index - 1]!.space,
+			})
 			continue
 		}
 		const fused = FUSED[token.normal]

@@ -35,26 +35,39 @@ export function normaliseStatement(content: string): string {
  * dates and buckets are united, and a missing subject or attribute is taken from the other.
  */
 export function mergeNearDuplicates(candidates: MemoryCandidate[]): MemoryCandidate[] {
-	const kept: { candidate: MemoryCandidate; normal: string }[] = []
+	const kept: Entry[] = []
 	for (const candidate of candidates) {
-		const normal = normaliseStatement(candidate.content)
-		if (normal === '') continue
-		const twin = kept.find((entry) => sameOrContained(entry.normal, normal))
+		const entry = toEntry(candidate)
+		if (entry.normal === '') continue
+		const twin = kept.find((other) => sameOrContained(other, entry))
 		if (!twin) {
-			kept.push({ candidate, normal })
+			kept.push(entry)
 			continue
 		}
-		const incomingWins = normal.length > twin.normal.length
-		twin.candidate = merge(incomingWins ? candidate : twin.candidate, incomingWins ? twin.candidate : candidate)
-		if (incomingWins) twin.normal = normal
+		const incomingWins = entry.normal.length > twin.normal.length
+		const merged = merge(incomingWins ? candidate : twin.candidate, incomingWins ? twin.candidate : candidate)
+		Object.assign(twin, incomingWins ? { ...entry, candidate: merged } : { candidate: merged })
 	}
 	return kept.map((entry) => entry.candidate)
 }
 
-function sameOrContained(a: string, b: string): boolean {
-	if (a === b) return true
-	const [shorter, longer] = a.length < b.length ? [a, b] : [b, a]
-	return shorter.split(' ').length >= MIN_CONTAINED_WORDS && ` ${longer} `.includes(` ${shorter} `)
+interface Entry {
+	candidate: MemoryCandidate
+	normal: string
+	/** The normal form between spaces, so containment is of whole words. */
+	padded: string
+	words: number
+}
+
+function toEntry(candidate: MemoryCandidate): Entry {
+	const normal = normaliseStatement(candidate.content)
+	return { candidate, normal, padded: ` ${normal} `, words: normal === '' ? 0 : normal.split(' ').length }
+}
+
+function sameOrContained(a: Entry, b: Entry): boolean {
+	if (a.normal === b.normal) return true
+	const [shorter, longer] = a.normal.length < b.normal.length ? [a, b] : [b, a]
+	return shorter.words >= MIN_CONTAINED_WORDS && longer.padded.includes(shorter.padded)
 }
 
 function merge(winner: MemoryCandidate, other: MemoryCandidate): MemoryCandidate {

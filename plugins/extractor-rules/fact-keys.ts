@@ -1,12 +1,19 @@
 import {
 	FAVOURITE_WORDS,
+	GOAL_NOUNS,
 	OCCUPATIONS,
 	RELATION_NOUNS,
 	RELATION_SYNONYMS,
 	RELATIONSHIP_STATUSES,
 	VERB_RULES,
 } from './attribute-rules.ts'
-import { isWord, renderTokens, type Token } from './tokens.ts'
+import { findSubject, type Subject } from './fact-subject.ts'
+import { countWhile, findSequence, hasContentWord, itemKey, lemmasAmong, valueAfter } from './fact-values.ts'
+import { renderTokens, type Token } from './tokens.ts'
+
+const NEGATIONS = new Set(['not', "n't", 'never', 'no'])
+/** Verbs that end what the pattern states: "lost their job as a banker" says the job is gone. */
+const ENDING_VERBS = new Set(['lose', 'quit', 'leave', 'resign', 'fire', 'retire', 'stop', 'sell', 'divorce'])
 
 /** Who a statement is about and which attribute of theirs it states. */
 export interface FactKey {
@@ -14,32 +21,6 @@ export interface FactKey {
 	attribute: string | null
 	value: string | null
 }
-
-interface Subject {
-	name: string
-	/** Index of the first token after the subject phrase. */
-	end: number
-	/** The subject is "<name>'s <relation noun> ..." */
-	possessive: boolean
-}
-
-const NEGATIONS = new Set(['not', "n't", 'never', 'no'])
-const VALUE_STOPS = new Set([
-	'which',
-	'who',
-	'that',
-	'where',
-	'when',
-	'because',
-	'since',
-	'but',
-	'and',
-	'or',
-	'so',
-	'while',
-	'as',
-])
-const MAX_VALUE_WORDS = 6
 
 /**
  * The subject (the statement's person, or its leading proper noun), and the attribute and value when the sentence
@@ -58,51 +39,6 @@ interface Match {
 	value: string
 	/** Where the pattern starts, to check for a negation between subject and pattern. */
 	at: number
-}
-
-function findSubject(tokens: Token[]): Subject | null {
-	let index = 0
-	while (
-		index < tokens.length &&
-		(tokens[index]!.role === 'date' || tokens[index]!.pos === 'ADV' || tokens[index]!.pos === 'PUNCT')
-	)
-		index++
-	const first = tokens[index]
-	if (!first) return null
-	if (first.role === 'speaker' || first.role === 'addressee' || first.role === 'group') {
-		const role = first.role
-		let end = index
-		while (tokens[end]?.role === role && tokens[end]!.normal !== "'s" && tokens[end]!.normal !== 'and') end++
-		const name = tokens
-			.slice(index, end)
-			.map((token) => token.value)
-			.join(' ')
-		const possessive = tokens[end]?.normal === "'s"
-		return { name, end: possessive ? end + 1 : skipGroupTail(tokens, end, role), possessive }
-	}
-	if (first.pos === 'PROPN' || (first.pos === 'DET' && tokens[index + 1]?.pos === 'PROPN')) {
-		let start = first.pos === 'DET' ? index + 1 : index
-		let end = start
-		while (
-			tokens[end]?.pos === 'PROPN' ||
-			(tokens[end]?.normal === 'of' && tokens[end + 1]?.pos === 'PROPN' && end > start)
-		)
-			end++
-		if (end === start) return null
-		const nextIsVerb = tokens[end]?.pos === 'VERB' || tokens[end]?.pos === 'AUX' || tokens[end]?.pos === 'ADV'
-		const possessive = tokens[end]?.normal === "'s"
-		if (!nextIsVerb && !possessive) return null
-		start = Math.max(start, 0)
-		return { name: renderTokens(tokens.slice(start, end)), end: possessive ? end + 1 : end, possessive }
-	}
-	return null
-}
-
-/** "Caroline and their family adopted": the statement is still about Caroline; the pattern starts after the group. */
-function skipGroupTail(tokens: Token[], end: number, role: Token['role']): number {
-	let index = end
-	while (tokens[index]?.role === role) index++
-	return index
 }
 
 const OWNING_VERBS = new Set(['have', 'adopt', 'get', 'rescue', 'welcome', 'bring'])
@@ -140,6 +76,10 @@ function possessedMatch(tokens: Token[], from: number, at: number): Match | null
 		const value = valueAfter(tokens, thingEnd + 1)
 		return value ? { attribute: `favourite ${thing}`, value, at } : null
 	}
+	if (GOAL_NOUNS.has(noun.lemma) && tokens[nounAt + 1]?.lemma === 'be' && tokens[nounAt + 2]?.normal === 'to') {
+		const value = valueAfter(tokens, nounAt + 3, false, true)
+		return value ? { attribute: `goal:${itemKey(tokens, nounAt + 3, value)}`, value, at } : null
+	}
 	if (noun.normal === 'name' && tokens[nounAt + 1]?.lemma === 'be') {
 		const value = valueAfter(tokens, nounAt + 2, true)
 		return value ? { attribute: 'name', value, at } : null
@@ -160,36 +100,33 @@ function relationAt(tokens: Token[], nounAt: number, at: number): Match | null {
 /** "wife Sarah", "a dog named Max", "a puppy called Oscar". */
 function relationName(tokens: Token[], from: number): string | null {
 	let index = from
+	if (tokens[index]?.lemma === 'be') index++
 	if (tokens[index]?.normal === 'named' || tokens[index]?.normal === 'called') index++
 	const end = index + countWhile(tokens, index, (token) => token.pos === 'PROPN' && !token.role)
 	return end > index ? renderTokens(tokens.slice(index, end)) : null
 }
 
+/** The first words of all verb patterns, so a sentence is only searched for patterns whose first word it has. */
+const TRIGGER_HEADS = new Set(VERB_RULES.flatMap((rule) => rule.triggers.map((trigger) => trigger[0]!)))
+
 function verbMatch(tokens: Token[], subject: Subject): Match | null {
+	const heads = lemmasAmong(tokens, subject.end, TRIGGER_HEADS)
+	if (heads.size === 0) return null
 	let best: (Match & { length: number }) | null = null
 	for (const rule of VERB_RULES) {
 		for (const trigger of rule.triggers) {
+			if (!heads.has(trigger[0]!)) continue
 			const at = findSequence(tokens, trigger, subject.end)
 			if (at === null || (best && (at.start > best.at || (at.start === best.at && trigger.length <= best.length))))
 				continue
-			const value = valueAfter(tokens, at.end, rule.nameOnly)
-			if (!value) continue
+			const value = valueAfter(tokens, at.end, rule.nameOnly, rule.phrase)
+			if (!value || (rule.multiValued && !hasContentWord(tokens, at.end, value))) continue
 			const attribute = rule.multiValued ? `${rule.attribute}:${itemKey(tokens, at.end, value)}` : rule.attribute
 			best = { attribute, value, at: at.start, length: trigger.length }
 		}
 	}
 	if (best?.attribute.startsWith('pet:') && !isPetValue(best.value)) return null
 	return best && { attribute: best.attribute, value: best.value, at: best.at }
-}
-
-/** The item of a multi-valued attribute: the lemmas of the value's content words ("continue their edu" -> "continue edu"). */
-function itemKey(tokens: Token[], from: number, value: string): string {
-	const words = value.split(' ').length
-	const content = tokens
-		.slice(from, from + words + 2)
-		.filter((token) => ['NOUN', 'PROPN', 'VERB', 'ADJ', 'NUM'].includes(token.pos) && value.includes(token.value))
-		.map((token) => (token.pos === 'PROPN' ? token.normal : token.lemma))
-	return content.length > 0 ? content.join(' ') : value.toLowerCase()
 }
 
 function isPetValue(value: string): boolean {
@@ -203,7 +140,7 @@ function copulaMatch(tokens: Token[], subject: Subject): Match | null {
 	let index = subject.end
 	while (tokens[index]?.pos === 'ADV') index++
 	const verb = tokens[index]
-	if (!verb || verb.lemma !== 'be') return null
+	if (verb?.lemma !== 'be') return null
 	index++
 	while (tokens[index]?.pos === 'ADV') index++
 	const next = tokens[index]
@@ -228,73 +165,10 @@ function isFollowedByOf(tokens: Token[], index: number): boolean {
 	return tokens[index + 1]?.normal === 'of'
 }
 
-/** The words after a pattern that name the value: a noun phrase or name, up to a clause break, date or conjunction. */
-function valueAfter(tokens: Token[], from: number, nameOnly = false): string | null {
-	let start = from
-	while (
-		tokens[start] &&
-		(tokens[start]!.pos === 'DET' || tokens[start]!.normal === 'their' || tokens[start]!.normal === "'s")
-	)
-		start++
-	let end = start
-	while (end < tokens.length && end - start < MAX_VALUE_WORDS) {
-		const token = tokens[end]!
-		if (!isWord(token) || token.role === 'date' || token.entity === 'DATE' || token.entity === 'DURATION') break
-		if (VALUE_STOPS.has(token.normal) || token.pos === 'CCONJ' || token.pos === 'SCONJ' || token.pos === 'AUX') break
-		if (token.pos === 'ADP' && !(token.normal === 'of' && end > start)) break
-		if (token.pos === 'PRON' && end === start) return null
-		if (nameOnly && token.pos !== 'PROPN') break
-		end++
-	}
-	if (end === start) return null
-	const words = tokens.slice(start, end)
-	if (words.every((token) => token.pos === 'ADV' || token.pos === 'ADJ')) return null
-	return renderTokens(words)
-}
-
-function findSequence(tokens: Token[], words: string[], from: number): { start: number; end: number } | null {
-	for (let start = from; start < tokens.length; start++) {
-		const first = tokens[start]!
-		// "looks like", "as of": the trigger word used as a preposition is not the verb.
-		if (first.pos === 'ADP' || first.pos === 'SCONJ' || !matchesLemma(first, words[0]!)) continue
-		let index = start + 1
-		let matched = 1
-		while (matched < words.length && index < tokens.length) {
-			const token = tokens[index]!
-			if (token.normal === words[matched] || token.lemma === words[matched]) {
-				matched++
-				index++
-			} else if ((token.pos === 'ADV' || token.pos === 'PART') && index - start <= words.length + 1) index++
-			else break
-		}
-		if (matched === words.length) return { start, end: index }
-	}
-	return null
-}
-
-/** The token is a form of the lemma; tolerant of wink-nlp tagging a verb as a noun ("lives" read as "life"). */
-function matchesLemma(token: Token, lemma: string): boolean {
-	if (token.lemma === lemma || token.normal === lemma) return true
-	const word = token.normal
-	const stem = lemma.endsWith('e') ? lemma.slice(0, -1) : lemma
-	return (
-		word === `${lemma}s` ||
-		word === `${lemma}es` ||
-		word === `${lemma}d` ||
-		word === `${lemma}ed` ||
-		word === `${stem}ing`
-	)
-}
-
+/** A negation or an ending verb between the subject and the pattern: the statement does not set the attribute. */
 function isNegated(tokens: Token[], from: number, to: number): boolean {
 	for (let index = from; index <= to && index < tokens.length; index++) {
-		if (NEGATIONS.has(tokens[index]!.normal)) return true
+		if (NEGATIONS.has(tokens[index]!.normal) || ENDING_VERBS.has(tokens[index]!.lemma)) return true
 	}
 	return false
-}
-
-function countWhile(tokens: Token[], from: number, test: (token: Token) => boolean): number {
-	let count = 0
-	while (from + count < tokens.length && test(tokens[from + count]!)) count++
-	return count
 }

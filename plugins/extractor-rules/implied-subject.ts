@@ -1,5 +1,5 @@
 import { isPastParticiple } from './contractions.ts'
-import { makeToken, type Token } from './tokens.ts'
+import { isClauseBreak, makeToken, type Token } from './tokens.ts'
 
 const MODALS = new Set(['can', 'could', 'will', 'would', 'should', 'must', 'might', 'ca', 'wo'])
 const INTENT_VERBS = new Set(['want', 'need', 'have', 'hope', 'plan', 'try', 'love', 'like'])
@@ -19,9 +19,10 @@ export function addImpliedSubject(tokens: Token[]): Token[] {
 	let inserted: string[] = []
 	if (verb.normal === 'been') inserted = ['I', 'have']
 	else if (verb.normal === 'going' && next?.normal === 'to') inserted = ['I', 'am']
-	else if (verb.pos === 'VERB' && verb.normal.endsWith('ing') && !hasFiniteVerb(tokens.slice(verbAt + 1)))
+	else if (verb.pos === 'VERB' && verb.normal.endsWith('ing') && isVerbPhraseAlone(tokens, verbAt + 1))
 		inserted = ['I', 'am']
-	else if (verb.pos === 'VERB' && isPastParticiple(verb)) inserted = ['I']
+	// "Really made me think": with "me" as the object, the subject was something else.
+	else if (verb.pos === 'VERB' && isPastParticiple(verb) && next?.normal !== 'me') inserted = ['I']
 	else if (verb.pos === 'VERB' && INTENT_VERBS.has(verb.normal) && next?.normal === 'to') inserted = ['I']
 	else if (verb.pos === 'AUX' && MODALS.has(verb.normal) && verbAt === 0 && next?.lemma !== 'be') inserted = ['I']
 	else if (verb.normal === 'had' && next?.pos !== 'VERB') inserted = ['I']
@@ -39,12 +40,20 @@ export function addImpliedSubject(tokens: Token[]): Token[] {
 	return [...subject, { ...first, value: lowered, space: ' ' }, ...tokens.slice(1)]
 }
 
-function hasFiniteVerb(tokens: Token[]): boolean {
-	return tokens.some(
+/**
+ * "Finishing up the choreography.", "Researching adoption agencies - it's been a dream": the -ing phrase is the whole
+ * first clause. Not when a finite verb follows in the clause ("Painting is fun": the -ing word is the subject) or the
+ * next clause has its own person ("Growing up, I saw ...", "Taking in kids - you're so kind").
+ */
+function isVerbPhraseAlone(tokens: Token[], from: number): boolean {
+	const breakAt = tokens.findIndex((token, index) => index >= from && isClauseBreak(token))
+	const clause = tokens.slice(from, breakAt === -1 ? undefined : breakAt)
+	if (breakAt !== -1 && ['i', 'we', 'you'].includes(tokens[breakAt + 1]?.normal ?? '')) return false
+	return !clause.some(
 		(token, index) =>
 			token.pos === 'AUX' ||
 			(token.pos === 'VERB' &&
-				tokens[index - 1]?.normal !== 'to' &&
+				clause[index - 1]?.normal !== 'to' &&
 				!token.normal.endsWith('ing') &&
 				token.normal !== token.lemma),
 	)

@@ -95,6 +95,7 @@ export const SOCIAL_PHRASES = [
 	['take', 'care'],
 	['good', 'luck'],
 	['me', 'too'],
+	['i', 'bet'],
 	['same', 'here'],
 	['no', 'worries'],
 	['no', 'problem'],
@@ -206,6 +207,9 @@ export const LIGHT_VERBS = new Set([
 	'could',
 	'should',
 ])
+
+/** Verbs of going on with something: "keep it up" is no goal. */
+export const ASPECT_VERBS = new Set(['keep', 'continue', 'start', 'stop', 'try', 'begin', 'finish'])
 
 /** Pronouns that point back to something an earlier sentence named. */
 export const ANAPHORIC_PRONOUNS = new Set(['it', 'that', 'this', 'they', 'these', 'those', 'he', 'she'])

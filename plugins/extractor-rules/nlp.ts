@@ -46,6 +46,7 @@ export function loadAnalyser(): Analyser {
 }
 
 function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
+	if (text.trim() === '') return []
 	const { its } = nlp
 	const doc = nlp.readDoc(straightenQuotes(text))
 	const values = doc.tokens().out(its.value) as string[]
@@ -66,10 +67,22 @@ function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	const sentences: AnalysedSentence[] = []
 	doc.sentences().each((sentence: ItemSentence) => {
 		const range = sentence.tokens()
+		if (range.length() === 0) return
 		const first = range.itemAt(0).index()
-		const tokens: Token[] = []
+		let tokens: Token[] = []
+		let text = ''
+		const flush = () => {
+			if (tokens.length > 0) sentences.push({ text: text.replace(/\s+/g, ' ').trim(), tokens })
+			tokens = []
+			text = ''
+		}
 		for (let i = first; i < first + range.length(); i++) {
-			if (SKIPPED_TOKEN_TYPES.has(types[i]!)) continue
+			text += spaces[i]! + values[i]!
+			if (SKIPPED_TOKEN_TYPES.has(types[i]!)) {
+				// Chats end sentences with an emoji as often as with a full stop: "Inspiring 💪 I emailed them".
+				if (/^\p{Lu}/u.test(values[i + 1] ?? '') && i + 1 < first + range.length()) flush()
+				continue
+			}
 			const token: Token = {
 				value: values[i]!,
 				normal: normals[i]!,
@@ -80,7 +93,7 @@ function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
 			if (entityOf[i]) token.entity = entityOf[i]
 			tokens.push(token)
 		}
-		if (tokens.length > 0) sentences.push({ text: (sentence.out() as string).replace(/\s+/g, ' ').trim(), tokens })
+		flush()
 	})
 	return sentences
 }

@@ -11,6 +11,21 @@ export interface DatedTokens {
 const DATE_ENTITIES = new Set(['DATE', 'TIME', 'DURATION'])
 /** Prepositions a resolved phrase replaces with its own ("on Friday" -> "on 2023-05-05"). */
 const REPLACED_PREPOSITIONS = new Set(['on', 'in', 'at', 'during', 'over'])
+/** Prepositions that keep their place before a resolved phrase ("since the week before 2023-05-08"). */
+const KEPT_PREPOSITIONS = new Set([
+	'since',
+	'until',
+	'till',
+	'by',
+	'before',
+	'after',
+	'from',
+	'for',
+	'through',
+	'to',
+	'of',
+	'around',
+])
 /** Words before a date that make the date part of a longer expression the phrase would misread. */
 const FUTURE_WORDS = new Set(['will', 'shall', 'gonna', 'plan', 'planning', 'tomorrow', 'next', 'soon', 'upcoming'])
 
@@ -52,8 +67,7 @@ export function resolveDates(tokens: Token[], reference: string | null): DatedTo
 			(direction === 'ahead'
 				? before.normal === 'in'
 				: resolved.preposition !== null && REPLACED_PREPOSITIONS.has(before.normal))
-		const keepsOwnPreposition =
-			before !== undefined && (before.pos === 'ADP' || before.pos === 'SCONJ') && !absorbsBefore
+		const keepsOwnPreposition = before !== undefined && KEPT_PREPOSITIONS.has(before.normal) && !absorbsBefore
 		const start = absorbsBefore ? span.start - 1 : span.start
 		out.push(...tokens.slice(copied, start))
 		// A date that is the subject ("Last night was fun") takes no preposition.

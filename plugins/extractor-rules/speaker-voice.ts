@@ -12,6 +12,19 @@ export interface Voice {
 	group: 'family' | 'pair' | 'others' | null
 }
 
+type PronounCase = 'subject' | 'object' | 'determiner' | 'possessive' | 'reflexive'
+
+const PRONOUN_CASES: Record<string, PronounCase> = {
+	i: 'subject',
+	you: 'subject',
+	me: 'object',
+	my: 'determiner',
+	your: 'determiner',
+	mine: 'possessive',
+	yours: 'possessive',
+	myself: 'reflexive',
+	yourself: 'reflexive',
+}
 const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'myself'])
 const SECOND_PERSON = new Set(['you', 'your', 'yours', 'yourself'])
 const FIRST_PERSON_PLURAL = new Set(['we', 'us', 'our', 'ours', 'ourselves'])
@@ -29,19 +42,25 @@ export function rewriteVoice(source: Token[], voice: Voice): Token[] {
 	const named = new Set<TokenRole>()
 	for (const [index, token] of tokens.entries()) {
 		const { normal } = token
-		const isPronoun = token.pos === 'PRON' || token.pos === 'PROPN' || normal === 'i'
+		// "me-time" is a word of its own.
+		const hyphenated = tokens[index + 1]?.value === '-' && tokens[index + 1]?.space === ''
+		const isPronoun = (token.pos === 'PRON' || token.pos === 'PROPN' || normal === 'i') && !hyphenated
 		let person: Person | null = null
 		let role: TokenRole = 'speaker'
 		if (isPronoun && FIRST_PERSON.has(normal)) person = voice.speaker
-		else if (isPronoun && SECOND_PERSON.has(normal) && (isSpecificYou(tokens, index) || (normal === 'yourself' && named.has('addressee')))) {
+		else if (
+			isPronoun &&
+			SECOND_PERSON.has(normal) &&
+			(isSpecificYou(tokens, index) || (normal === 'yourself' && named.has('addressee')))
+		) {
 			person = voice.addressee
 			role = 'addressee'
 		}
 		if (person) {
-			const form = normal.replace(/^(?:you|i)$/, 'subject').replace(/^me$/, 'object')
-			out.push(...personForm(person, form, named.has(role), token.space, role, index, tokens))
+			const pronounCase = normal === 'you' && isObjectPosition(tokens, index) ? 'object' : PRONOUN_CASES[normal]!
+			out.push(...personForm(person, pronounCase, named.has(role), token.space, role))
 			named.add(role)
-			if (normal === 'i' || (normal === 'you' && !isObjectPosition(tokens, index))) agreeNextVerb(tokens, index)
+			if (pronounCase === 'subject') agreeNextVerb(tokens, index)
 			continue
 		}
 		if (isPronoun && FIRST_PERSON_PLURAL.has(normal) && voice.speaker && voice.group) {
@@ -54,42 +73,36 @@ export function rewriteVoice(source: Token[], voice: Voice): Token[] {
 	return out
 }
 
-function personForm(
-	person: Person,
-	form: string,
-	alreadyNamed: boolean,
-	space: string,
-	role: TokenRole,
-	index: number,
-	tokens: Token[],
-): Token[] {
-	const word = (value: string, pos: Token['pos'] = 'PRON'): Token[] => [
-		{ value, normal: value, lemma: value, pos, space, role },
-	]
-	switch (form) {
+/**
+ * The person in the pronoun's case: the name the first time ("Caroline", "Caroline's"), then "them", "their",
+ * "theirs", "themselves" (a subject keeps the name, so its verb can agree in the singular).
+ */
+function personForm(person: Person, pronounCase: PronounCase, alreadyNamed: boolean, space: string, role: TokenRole) {
+	const word = (value: string): Token[] => [{ value, normal: value, lemma: value, pos: 'PRON', space, role }]
+	switch (pronounCase) {
 		case 'subject':
-			// "you" after a verb or preposition is an object.
-			if (role === 'addressee' && isObjectPosition(tokens, index))
-				return alreadyNamed ? word('them') : nameTokens(person, space, role)
 			return nameTokens(person, space, role)
 		case 'object':
-			return alreadyNamed && index > 0 ? word('them') : nameTokens(person, space, role)
-		case 'my':
-		case 'your':
+			return alreadyNamed ? word('them') : nameTokens(person, space, role)
+		case 'determiner':
 			return alreadyNamed ? word('their') : possessiveTokens(person, space, role)
-		case 'mine':
-		case 'yours':
+		case 'possessive':
 			return alreadyNamed ? word('theirs') : possessiveTokens(person, space, role)
-		default:
+		case 'reflexive':
 			return alreadyNamed ? word('themselves') : nameTokens(person, space, role)
 	}
 }
 
+/** "we", "us", "our": the group named once ("Caroline and their family"), then "they", "them", "their". */
 function groupForm(voice: Voice, normal: string, groupNamed: boolean, space: string): Token[] {
 	const speaker = voice.speaker!
 	const word = (value: string): Token[] => [{ value, normal: value, lemma: value, pos: 'PRON', space, role: 'group' }]
 	const partner =
-		voice.group === 'family' ? 'their family' : voice.group === 'pair' && voice.addressee ? voice.addressee.name : 'others'
+		voice.group === 'family'
+			? 'their family'
+			: voice.group === 'pair' && voice.addressee
+				? voice.addressee.name
+				: 'others'
 	const group: Person = { name: `${speaker.name} and ${partner}` }
 	if (normal === 'ourselves') return word('themselves')
 	if (normal === 'our' || normal === 'ours') {
@@ -106,11 +119,7 @@ function groupForm(voice: Voice, normal: string, groupNamed: boolean, space: str
  * ("I really love"); leaves coordinated subjects alone ("Sarah and I are").
  */
 function agreeNextVerb(tokens: Token[], subjectIndex: number): void {
-	if (
-		COORDINATORS.has(tokens[subjectIndex - 1]?.normal ?? '') ||
-		COORDINATORS.has(tokens[subjectIndex + 1]?.normal ?? '')
-	)
-		return
+	if (isCoordinatedSubject(tokens, subjectIndex)) return
 	let verbIndex = subjectIndex + 1
 	while (tokens[verbIndex]?.pos === 'ADV' && verbIndex < subjectIndex + 3) verbIndex++
 	const verb = tokens[verbIndex]
@@ -119,8 +128,35 @@ function agreeNextVerb(tokens: Token[], subjectIndex: number): void {
 	if (agreed) tokens[verbIndex] = agreed
 }
 
+/**
+ * "Sarah and I are", "I and my wife were": the verb agrees with the pair, not with the pronoun. Not when the words
+ * before "and" end a clause of their own ("I moved to Lisbon and I need ..."): a coordinated subject opens its clause.
+ */
+function isCoordinatedSubject(tokens: Token[], subjectIndex: number): boolean {
+	if (COORDINATORS.has(tokens[subjectIndex + 1]?.normal ?? '')) return true
+	if (!COORDINATORS.has(tokens[subjectIndex - 1]?.normal ?? '')) return false
+	let start = subjectIndex - 2
+	if (start < 0 || !NOMINAL_TAGS.has(tokens[start]!.pos)) return false
+	while (start > 0 && (NOMINAL_TAGS.has(tokens[start - 1]!.pos) || tokens[start - 1]!.normal === "'s")) start--
+	const opener = tokens[start - 1]
+	return opener === undefined || opener.pos === 'PUNCT' || opener.pos === 'SCONJ' || opener.pos === 'CCONJ'
+}
+
+const NOMINAL_TAGS = new Set(['NOUN', 'PROPN', 'PRON', 'DET', 'ADJ', 'NUM'])
+
 /** Words after which "you" means anyone: "it lets you move", "if you ask me". */
-const GENERIC_YOU_BEFORE = new Set(['let', 'lets', 'make', 'makes', 'help', 'helps', 'if', 'when', 'whenever', 'unless'])
+const GENERIC_YOU_BEFORE = new Set([
+	'let',
+	'lets',
+	'make',
+	'makes',
+	'help',
+	'helps',
+	'if',
+	'when',
+	'whenever',
+	'unless',
+])
 
 /**
  * In a chat, "you" is the addressee except where it means anyone: after "lets", "makes", "helps", "if", "when", and

@@ -15,7 +15,7 @@ import { chunkLocator } from './source-positions.ts'
 import { rewriteVoice, type Voice } from './speaker-voice.ts'
 import { isStaticFact } from './static-facts.ts'
 import { splitInput, type TextUnit } from './text-units.ts'
-import { isSentenceEnd, makeToken, renderTokens, type Token } from './tokens.ts'
+import { isClauseBreak, isSentenceEnd, makeToken, renderTokens, type Token } from './tokens.ts'
 
 export interface StatementOptions {
 	includeAssistantTurns: boolean
@@ -88,11 +88,9 @@ export function extractStatements(
 
 function toCandidate(draft: Draft, reference: string | null, locate: (sentence: string) => number[]): MemoryCandidate {
 	const dated = resolveDates(draft.tokens, reference)
-	const voice = {
-		...draft.voice,
-		group: draft.voice.group === 'others' && mentionsAddressee(dated.tokens) ? 'pair' : draft.voice.group,
-	}
-	const tokens = rewriteVoice(dated.tokens, voice as Voice)
+	const group: Voice['group'] =
+		draft.voice.group === 'others' && mentionsAddressee(dated.tokens) ? 'pair' : draft.voice.group
+	const tokens = rewriteVoice(dated.tokens, { ...draft.voice, group })
 	const key = factKey(tokens)
 	const subject =
 		key.subject ?? (tokens.some((token) => token.role === 'speaker') ? (draft.voice.speaker?.name ?? null) : null)
@@ -116,13 +114,26 @@ function addresseeOf(unit: TextUnit, speakers: string[], entity: string | null):
 	return speakerPerson(other, entity)
 }
 
-/** "we" in a chat turn that talks about family is the speaker's family; otherwise the speaker and others. */
+/** "we" in a chat turn that speaks of the speaker's family ("my kids", "our son") is that family; otherwise others. */
 function groupOf(tokens: Token[]): Voice['group'] {
-	return tokens.some((token) => FAMILY_NOUNS.has(token.normal)) ? 'family' : 'others'
+	const ownFamily = tokens.some(
+		(token, index) => FAMILY_NOUNS.has(token.normal) && ['my', 'our'].includes(tokens[index - 1]?.normal ?? ''),
+	)
+	return ownFamily ? 'family' : 'others'
 }
 
+/** Verbs two people do together: "since we last chatted" is the speaker and the addressee. */
+const TOGETHER_VERBS = new Set(['chat', 'talk', 'speak', 'meet', 'catch', 'hang'])
+
+/** "we" with "you", "together", "both" or a verb of meeting in the sentence is the speaker and the addressee. */
 function mentionsAddressee(tokens: Token[]): boolean {
-	return tokens.some((token) => token.normal === 'you' || token.normal === 'together' || token.normal === 'both')
+	return tokens.some(
+		(token) =>
+			token.normal === 'you' ||
+			token.normal === 'together' ||
+			token.normal === 'both' ||
+			TOGETHER_VERBS.has(token.lemma),
+	)
 }
 
 /** "It was so powerful." after "I went to a support group.": the sentence needs the one before it. */
@@ -138,11 +149,10 @@ function joinSentences(first: Token[], second: Token[]): Token[] {
 	return [...head, makeToken(';', 'PUNCT', ';', ''), lowered, ...rest]
 }
 
-/** Capitalised, one final full stop (kept inside a closing quote), no trailing commas. */
+/** Capitalised, without final punctuation or trailing commas (a closing quote keeps its own). */
 function finishSentence(tokens: Token[]): string {
 	let end = tokens.length
-	while (end > 0 && (isSentenceEnd(tokens[end - 1]) || /^[,;:\u2013\u2014-]+$/.test(tokens[end - 1]!.value))) end--
+	while (end > 0 && (isSentenceEnd(tokens[end - 1]) || isClauseBreak(tokens[end - 1]))) end--
 	const text = renderTokens(tokens.slice(0, end)).trim()
-	const closed = /[.!?]["')\]]$/.test(text) ? text.replace(/[!?](["')\]])$/, '.$1') : `${text}.`
-	return `${closed[0]!.toUpperCase()}${closed.slice(1)}`
+	return `${text[0]!.toUpperCase()}${text.slice(1)}`
 }

@@ -12,9 +12,24 @@ const DATED_STATES = ['health:']
  * "Alex is vegan") is durable; everything else (events, feelings, plans with a date) is not.
  */
 export function isStaticFact(tokens: Token[], key: FactKey, eventDates: string[]): boolean {
-	if (key.attribute) return !(DATED_STATES.some((prefix) => key.attribute!.startsWith(prefix)) && eventDates.length > 0)
+	if (key.attribute) {
+		if (DATED_STATES.some((prefix) => key.attribute!.startsWith(prefix)) && eventDates.length > 0) return false
+		return KEEPS_STATE.has(key.attribute) || !describesPassingState(tokens)
+	}
 	if (!key.subject || eventDates.length > 0) return false
 	return isIdentityStatement(tokens)
+}
+
+/** Attributes whose statement is itself an adjective ("Alex is married"). */
+const KEEPS_STATE = new Set(['relationship status', 'age'])
+
+/** "Melanie's kids are so excited about summer break": the sentence's verb is "be" with a feeling or state. */
+function describesPassingState(tokens: Token[]): boolean {
+	const verbAt = tokens.findIndex((token) => token.pos === 'AUX' || token.pos === 'VERB')
+	if (tokens[verbAt]?.lemma !== 'be') return false
+	let index = verbAt + 1
+	while (tokens[index]?.pos === 'ADV') index++
+	return tokens[index]?.pos === 'ADJ'
 }
 
 /** "<person> is a|an <noun>" or "<person> is <describing adjective>", in the present tense, not negated. */
@@ -34,5 +49,11 @@ function isIdentityStatement(tokens: Token[]): boolean {
 		const noun = rest.find((token) => token.pos === 'NOUN' || token.pos === 'PROPN')
 		return noun !== undefined && !EVALUATIVE_LEMMAS.has(noun.lemma)
 	}
-	return next.pos === 'ADJ' && !EVALUATIVE_LEMMAS.has(next.lemma) && tokens[index + 1]?.pos !== 'ADP'
+	// "Alex is vegan" (wink-nlp may read the word as a noun); not "Alex is tired of it".
+	const describing = next.pos === 'ADJ' || (next.pos === 'NOUN' && !isWordAfter(tokens, index, 'NOUN'))
+	return describing && !EVALUATIVE_LEMMAS.has(next.lemma) && tokens[index + 1]?.pos !== 'ADP'
+}
+
+function isWordAfter(tokens: Token[], index: number, pos: Token['pos']): boolean {
+	return tokens[index + 1]?.pos === pos
 }

@@ -1,6 +1,6 @@
 import { type ExtractionInput, parseTranscript } from '../../core/index.ts'
 
-/** A stretch of the input read as a whole: one chat turn, or one paragraph, list item or heading of a document. */
+/** A stretch of the input read as a whole: one chat turn, or one paragraph or list item of a document. */
 export interface TextUnit {
 	text: string
 	/** The speaker label of a chat turn; null in a document. */
@@ -21,7 +21,7 @@ const BLOCK_START = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|>\s?|\|)/
 
 /**
  * The input as units: its parsed turns; or, for a document, the turns of a chat transcript it holds (the shared
- * `Speaker: text` rule of core); or its paragraphs, list items and headings, with markdown marks removed and code
+ * `Speaker: text` rule of core); or its paragraphs and list items, with markdown marks removed and headings, code
  * blocks and tables left out.
  */
 export function splitInput(input: ExtractionInput): SplitInput {
@@ -67,9 +67,10 @@ function documentUnits(text: string): TextUnit[] {
 		if (inFence) continue
 		if (line.trim() === '' || BLOCK_START.test(line)) flush()
 		if (/^\s*\|/.test(line)) continue
+		// A heading names what follows; it states nothing itself.
+		if (/^\s*#{1,6}\s/.test(line)) continue
 		const cleaned = stripMarkdown(line)
 		if (cleaned) paragraph.push(cleaned)
-		if (/^\s*#{1,6}\s/.test(line)) flush()
 	}
 	flush()
 	return units

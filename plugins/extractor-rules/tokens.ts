@@ -38,10 +38,6 @@ export function isWord(token: Token): boolean {
 	return token.pos !== 'PUNCT' && token.pos !== 'SYM' && token.pos !== 'SPACE'
 }
 
-export function isPunctuation(token: Token | undefined): boolean {
-	return token !== undefined && token.pos === 'PUNCT'
-}
-
 /** Clause boundaries inside a sentence: commas, semicolons, dashes, colons. */
 export function isClauseBreak(token: Token | undefined): boolean {
 	return token !== undefined && token.pos === 'PUNCT' && /^[,;:\u2013\u2014-]+$/.test(token.value)
@@ -49,9 +45,4 @@ export function isClauseBreak(token: Token | undefined): boolean {
 
 export function isSentenceEnd(token: Token | undefined): boolean {
 	return token !== undefined && token.pos === 'PUNCT' && /^[.!?…]+$/.test(token.value)
-}
-
-/** Copies a token with a new surface form, keeping its lemma and part of speech. */
-export function withValue(token: Token, value: string): Token {
-	return { ...token, value, normal: value.toLowerCase() }
 }

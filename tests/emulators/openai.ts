@@ -197,3 +197,87 @@ function fnv1a(text: string, seed: number): number {
 	}
 	return hash >>> 0
 }
+
+/** One scripted answer of `POST /v1/chat/completions`, or a function choosing it from the request. */
+export type ScriptedCompletion = ScriptedAnswer | ((request: ChatCompletionRequest) => ScriptedAnswer)
+
+export type ScriptedAnswer =
+	/** A well-formed completion whose message content is this value as JSON (valid or not for the caller's schema). */
+	| { json: unknown }
+	/** A completion whose message content is this text as it is (for example malformed JSON). */
+	| { text: string }
+	/** An HTTP error with an OpenAI-shaped body; `retry-after-ms: 1` keeps SDK retries fast. */
+	| { status: number; message?: string }
+
+export interface ScriptedChatCompletions {
+	handler: RouteHandler
+	/** Adds answers to the end of the queue; each request takes the first. */
+	enqueue(...answers: ScriptedCompletion[]): void
+	/** The chat requests answered so far (their parsed bodies), in order. */
+	calls: ChatCompletionRequest[]
+	/** Empties the queue and forgets the calls. */
+	reset(): void
+}
+
+export interface ChatCompletionRequest {
+	model: string
+	messages: { role: string; content: unknown }[]
+	response_format?: { type: string; json_schema?: { name?: string; schema?: unknown; strict?: boolean } }
+	[key: string]: unknown
+}
+
+/**
+ * A `POST /v1/chat/completions` handler that answers from a queue of scripted responses: structured output as JSON,
+ * raw (malformed) text, or HTTP errors. With the queue empty it answers `whenEmpty` (default: a 500), so a test that
+ * makes more calls than it scripted fails loudly. Install it with `emulator.setRoute('POST /v1/chat/completions',
+ * scripted.handler)`.
+ */
+export function scriptedChatCompletions(
+	whenEmpty: ScriptedCompletion = { status: 500, message: 'No scripted completion left' },
+): ScriptedChatCompletions {
+	const queue: ScriptedCompletion[] = []
+	const calls: ChatCompletionRequest[] = []
+	let completions = 0
+	const handler: RouteHandler = (request) => {
+		const body = request.body as ChatCompletionRequest | null
+		if (!body || typeof body !== 'object' || !Array.isArray(body.messages)) {
+			return badRequest("'messages' must be an array.", 'messages')
+		}
+		if (typeof body.model !== 'string' || body.model === '')
+			return badRequest('You must provide a model parameter.', 'model')
+		calls.push(body)
+		const next = queue.shift() ?? whenEmpty
+		const answer = typeof next === 'function' ? next(body) : next
+		if ('status' in answer) {
+			const type = answer.status >= 500 ? 'server_error' : 'invalid_request_error'
+			return {
+				status: answer.status,
+				headers: { 'retry-after-ms': '1' },
+				body: openAIError(answer.message ?? `Scripted failure (HTTP ${answer.status})`, type),
+			}
+		}
+		const content = 'json' in answer ? JSON.stringify(answer.json) : answer.text
+		completions++
+		return {
+			body: {
+				id: `chatcmpl-emulator-${completions}`,
+				object: 'chat.completion',
+				created: Math.floor(Date.now() / 1000),
+				model: body.model,
+				choices: [{ index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' }],
+				usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+			},
+		}
+	}
+	return {
+		handler,
+		calls,
+		enqueue(...answers) {
+			queue.push(...answers)
+		},
+		reset() {
+			queue.length = 0
+			calls.length = 0
+		},
+	}
+}

@@ -1,6 +1,6 @@
 /**
  * Prints the statements extractor-rules draws from one session of a LoCoMo conversation, beside the turns, so their
- * quality can be read. Run from the repository root:
+ * quality can be read:
  *
  *   bun plugins/extractor-rules/dev/inspect-locomo.ts [conversation] [session] [--summary]
  *
@@ -13,7 +13,9 @@ import { join } from 'node:path'
 import type { ConversationTurn, ExtractionInput, MemoryCandidate } from '../../../core/index.ts'
 import { extractorRules } from '../index.ts'
 
-const DATASET = join(process.cwd(), '../shared/datasets/locomo-dev')
+/** `../shared/datasets/locomo-dev` from the repository root, wherever the script is run from. */
+const REPOSITORY_ROOT = join(import.meta.dir, '../../..')
+const DATASET = join(REPOSITORY_ROOT, '../shared/datasets/locomo-dev')
 
 interface LocomoTurn {
 	speaker: string
@@ -49,7 +51,10 @@ function isoDate(written: unknown): string | null {
 	return Number.isNaN(parsed.getTime()) ? null : parsed.toISOString().slice(0, 10)
 }
 
-function sessionInput(conversation: Conversation, session: number): { input: ExtractionInput; turns: LocomoTurn[] } | null {
+function sessionInput(
+	conversation: Conversation,
+	session: number,
+): { input: ExtractionInput; turns: LocomoTurn[] } | null {
 	const turns = conversation[`session_${session}`] as LocomoTurn[] | undefined
 	if (!Array.isArray(turns)) return null
 	const parsed: ConversationTurn[] = turns.map((turn, index) => ({ speaker: turn.speaker, text: turn.text, index }))
@@ -102,14 +107,18 @@ if (summary) {
 		}
 	}
 	console.log(`turns ${turnsTotal}, statements ${statements} (${(statements / turnsTotal).toFixed(2)} per turn)`)
-	console.log(`evidence turns with a statement: ${evidenceKept}/${evidenceTotal} (${((100 * evidenceKept) / evidenceTotal).toFixed(1)}%)`)
+	console.log(
+		`evidence turns with a statement: ${evidenceKept}/${evidenceTotal} (${((100 * evidenceKept) / evidenceTotal).toFixed(1)}%)`,
+	)
 	console.log(`extraction: ${((elapsed / characters) * 1000).toFixed(2)} ms per 1,000 characters`)
 	process.exit(0)
 }
 
 const file = conversationArg ? `${conversationArg}.json` : files[0]
 if (!file || !files.includes(file)) {
-	console.log(`No conversation ${conversationArg}; choose one of ${files.map((name) => name.replace(/\.json$/, '')).join(', ')}`)
+	console.log(
+		`No conversation ${conversationArg}; choose one of ${files.map((name) => name.replace(/\.json$/, '')).join(', ')}`,
+	)
 	process.exit(0)
 }
 const conversation = load(file)
@@ -120,7 +129,9 @@ if (!loaded) {
 	process.exit(0)
 }
 const candidates = await extractor.extract(loaded.input)
-console.log(`${file} session ${session}, ${loaded.input.date}: ${loaded.turns.length} turns, ${candidates.length} statements\n`)
+console.log(
+	`${file} session ${session}, ${loaded.input.date}: ${loaded.turns.length} turns, ${candidates.length} statements\n`,
+)
 for (const [index, turn] of loaded.turns.entries()) {
 	console.log(`${turn.dia_id} ${turn.speaker}: ${turn.text}`)
 	for (const candidate of candidates.filter((candidate) => candidate.sourceTurns[0] === index)) {
