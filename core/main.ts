@@ -1,5 +1,6 @@
 import { loadConfig } from './config/load.ts'
 import { StartupError } from './errors.ts'
+import { UPLOAD_FORM_OVERHEAD } from './http/app.ts'
 import { createLogger } from './logger.ts'
 import { type Role, startService } from './runtime.ts'
 
@@ -20,7 +21,7 @@ async function main() {
 	const server = service.app?.listen({
 		port: config.settings.port,
 		hostname: config.settings.hostname,
-		maxRequestBodySize: config.settings.maxBodyBytes,
+		maxRequestBodySize: Math.max(config.settings.maxBodyBytes, config.settings.maxUploadBytes + UPLOAD_FORM_OVERHEAD),
 	})
 	logger.info('memory service started', {
 		role,

@@ -3,11 +3,19 @@ import { bootstrapFirstKey } from './auth/api-keys.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
+import { sorterFor } from './containers/buckets.ts'
+import { createProfileService } from './containers/profile.ts'
+import { resortBuckets } from './containers/resort.ts'
+import { createContainerService } from './containers/service.ts'
 import { createDocumentService } from './documents/service.ts'
 import { StartupError } from './errors.ts'
+import { createExtraction, fetchPolicyFrom, withDefaultFiles } from './files/runtime-parts.ts'
+import { createFileService } from './files/service.ts'
+import { fileUrlSecret } from './files/signed-urls.ts'
 import { createApp } from './http/app.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
+import { createMemoryEngine } from './memory/engine.ts'
 import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
@@ -47,11 +55,13 @@ export async function startService(input: {
 			`--role ${role} needs PostgreSQL (set DATABASE_URL): the embedded store can be opened by one process only`,
 		)
 	}
+	const fetchPolicy = fetchPolicyFrom(settings)
+	const pluginList = await withDefaultFiles(input.plugins, settings)
 	const unlock = embedded ? lockEmbeddedStore(settings.dataDir) : () => {}
 	let plugins: StartedPlugins
 	let queue: JobQueue
 	try {
-		plugins = await startPlugins(input.plugins, { logger, env: input.env ?? process.env })
+		plugins = await startPlugins(pluginList, { logger, env: input.env ?? process.env })
 	} catch (error) {
 		unlock()
 		throw error
@@ -64,11 +74,24 @@ export async function startService(input: {
 		throw error
 	}
 	const { storage, embedder } = plugins
+	// withDefaultFiles guarantees a files plugin.
+	const files = plugins.files!
+	const extraction = createExtraction(settings, files, fetchPolicy)
+	const memory = createMemoryEngine({
+		storage,
+		embedder,
+		extractors: plugins.extractors,
+		reranker: plugins.reranker,
+		queue,
+		logger,
+		settings,
+	})
+	const sorter = sorterFor(embedder)
 	const firstKey = embedded ? await bootstrapFirstKey(storage) : null
 	let ready = role === 'api'
 
 	if (role !== 'api') {
-		const deps = { storage, embedder, logger }
+		const deps = { storage, embedder, logger, extraction, memories: memory.step }
 		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
 		if (embedded) {
 			const recovered = await queue.recoverOrphans()
@@ -80,6 +103,17 @@ export async function startService(input: {
 		await queue.workDocuments(settings.workerConcurrency, (job, attempt) =>
 			processDocument(job.documentId, deps, attempt.lastAttempt),
 		)
+		await memory.startWorkers()
+		await queue.workContainerJobs(async (job) => {
+			if (job.kind === 'resort') {
+				await resortBuckets({ storage, sorter, logger }, { orgId: job.orgId }, job.containerTag)
+				return
+			}
+			const merge = await storage.containers.runMerge(job.orgId, job.mergeId)
+			logger.info('container tags merged', { ...merge })
+			// Documents of the sources still waiting for dreaming now belong to the target's batch.
+			if (merge?.status === 'done') await queue.armDreaming({ orgId: job.orgId, containerTag: merge.targetTag }, 0)
+		})
 		ready = true
 	}
 
@@ -95,18 +129,33 @@ export async function startService(input: {
 		return principal
 	}
 
+	const documents = createDocumentService({ storage, queue, usage, files, logger })
+	const profileDynamicDays = Number((input.env ?? process.env).MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
 	const app =
 		role === 'worker'
 			? null
 			: createApp(
 					{
 						verify: authenticate,
-						documents: createDocumentService({ storage, queue, usage }),
+						documents,
+						files: createFileService({
+							storage,
+							files,
+							documents,
+							secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
+							maxUploadBytes: settings.maxUploadBytes,
+							publicUrl: settings.publicUrl,
+							logger,
+						}),
 						documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
 						settings: createSettingsService({ storage, secrets }),
 						usage,
+						memories: memory.service,
+						memorySearch: memory.search,
+						containers: createContainerService({ storage, documents, queue, logger }),
+						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
 					},
-					{ logger, maxBodyBytes: settings.maxBodyBytes, ready: () => ready },
+					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
 				)
 
 	return {
@@ -118,6 +167,7 @@ export async function startService(input: {
 			ready = false
 			await usage.stop()
 			await queue.stop()
+			await extraction.close()
 			await plugins.stop()
 			unlock()
 		},

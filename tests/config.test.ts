@@ -38,15 +38,38 @@ console.log(JSON.stringify({
 describe('configuration', () => {
 	it('builds the embedded default from an empty environment without loading unused plugins', async () => {
 		const result = await inFreshProcess(PROBE, {})
-		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local'])
+		expect(result.plugins).toEqual([
+			'storage:storage-postgres',
+			'embedder:embedder-local',
+			'extractor:extractor-rules',
+		])
 		expect(result.openaiLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
 	it('selects the OpenAI embedder from OPENAI_BASE_URL and loads its SDK only then', async () => {
 		const result = await inFreshProcess(PROBE, { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' })
-		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-openai'])
+		expect(result.plugins).toEqual([
+			'storage:storage-postgres',
+			'embedder:embedder-openai',
+			'extractor:extractor-rules',
+		])
 		expect(result.openaiLoaded).toBe(true)
+	})
+
+	it('selects the LLM extractor (with the rules extractor as its fallback) or none from MEMORY_EXTRACTOR', async () => {
+		const llm = await inFreshProcess(PROBE, {
+			MEMORY_EXTRACTOR: 'llm',
+			MEMORY_EMBEDDER: 'local',
+			OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+			MEMORY_LLM_MODEL: 'tiny',
+		})
+		expect(llm.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local', 'extractor:extractor-llm'])
+		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none' })
+		expect(none.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local'])
+		await expect(loadConfig({ MEMORY_EXTRACTOR: 'magic' })).rejects.toThrow(
+			'MEMORY_EXTRACTOR must be "rules", "llm" or "none"',
+		)
 	})
 
 	it('reads a typed memory.config.ts when present', async () => {
@@ -58,7 +81,7 @@ describe('configuration', () => {
 		const config = await loadConfig({ MEMORY_CONFIG: join(dir, 'memory.config.ts') })
 		expect(config.settings.port).toBe(9999)
 		expect(config.settings.workerConcurrency).toBe(7)
-		expect(config.plugins.map((p) => p.name)).toEqual(['storage-postgres', 'embedder-local'])
+		expect(config.plugins.map((p) => p.name)).toEqual(['storage-postgres', 'embedder-local', 'extractor-rules'])
 	})
 
 	it('refuses malformed settings with a clear message', async () => {

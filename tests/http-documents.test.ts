@@ -29,6 +29,7 @@ describeEachDriver('documents API', (driver) => {
 			'chunking',
 			'embedding',
 			'indexing',
+			'memories',
 		])
 		for (const stage of done.stages) {
 			expect(stage.outcome).toBe('ok')

@@ -16,7 +16,30 @@ export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promi
 	const storage = storagePostgres(
 		settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: embeddedDatabaseDir(settings.dataDir) },
 	)
-	return [storage, await embedderFromEnv(settings, env)]
+	return [storage, await embedderFromEnv(settings, env), ...(await extractorFromEnv(env))]
+}
+
+/**
+ * MEMORY_EXTRACTOR: `rules` (default: offline, extractor-rules), `llm` (extractor-llm against OPENAI_BASE_URL with
+ * OPENAI_API_KEY and MEMORY_LLM_MODEL, falling back to the rules extractor) or `none` (no memories are formed).
+ */
+async function extractorFromEnv(env: Env): Promise<Plugin[]> {
+	const choice = env.MEMORY_EXTRACTOR || 'rules'
+	if (choice === 'none') return []
+	if (choice !== 'rules' && choice !== 'llm') {
+		throw new Error(`MEMORY_EXTRACTOR must be "rules", "llm" or "none", got "${choice}"`)
+	}
+	const { extractorRules } = await import('../../plugins/extractor-rules/index.ts')
+	if (choice === 'rules') return [extractorRules()]
+	const { extractorLLM } = await import('../../plugins/extractor-llm/index.ts')
+	return [
+		extractorLLM({
+			baseURL: env.OPENAI_BASE_URL,
+			apiKey: env.OPENAI_API_KEY,
+			model: env.MEMORY_LLM_MODEL,
+			fallback: extractorRules(),
+		}),
+	]
 }
 
 async function embedderFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin> {

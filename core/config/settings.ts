@@ -1,5 +1,8 @@
+import { type IngestSettings, ingestSettingsFromEnv } from './ingest-settings.ts'
+import { type MemorySettings, memorySettingsFromEnv } from './memory-settings.ts'
+
 /** Service settings that are not plugins. Each has an environment variable; memory.config.ts may override any. */
-export interface ServiceSettings {
+export interface ServiceSettings extends IngestSettings, MemorySettings {
 	port: number
 	hostname: string
 	/** Embedded store and caches live here. */
@@ -40,5 +43,7 @@ export function settingsFromEnv(env: Env): ServiceSettings {
 		keyCacheSeconds: integer(env, 'MEMORY_KEY_CACHE_SECONDS', 10),
 		rateLimitPerMinute: integer(env, 'MEMORY_RATE_LIMIT_PER_MINUTE', 0),
 		logLevel: env.LOG_LEVEL || 'info',
+		...ingestSettingsFromEnv(env, integer),
+		...memorySettingsFromEnv(env, integer),
 	}
 }

@@ -1,13 +1,21 @@
 import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
 import { notFound } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
+import type { FileStore } from '../plugins/files.ts'
 import type { BulkDeleteSelector, ListDocumentsQuery, Storage } from '../plugins/storage.ts'
 import type { UsageMeter } from '../usage/meter.ts'
+import { prepareContent, removeStoredFiles, type UploadedFile } from './prepare-content.ts'
 
 export const DEFAULT_CONTAINER_TAG = 'sm_project_default'
 
 export interface AddDocumentInput {
-	content: string
+	/** Text, a URL, or structured content (JSON text, or a JSON object or array). */
+	content: string | Record<string, unknown> | unknown[]
+	/** Paths of structured-content fields to copy into metadata (see prepare-content.ts). */
+	metadataFields?: string[]
+	/** An uploaded original, already in the file store. */
+	file?: UploadedFile
 	containerTag?: string
 	customId?: string
 	metadata?: Metadata
@@ -15,6 +23,8 @@ export interface AddDocumentInput {
 	taskType?: TaskType
 	entityContext?: string
 	filepath?: string
+	/** Overrides the detected source, e.g. `conversation` for POST /v4/conversations. */
+	source?: string
 }
 
 export interface UpdateDocumentInput {
@@ -31,8 +41,16 @@ export function contentHash(content: string): string {
 }
 
 /** Document operations behind the v3 routes; HTTP-free so batch, file and connector ingest reuse them. */
-export function createDocumentService(deps: { storage: Storage; queue: JobQueue; usage: UsageMeter }) {
+export function createDocumentService(deps: {
+	storage: Storage
+	queue: JobQueue
+	usage: UsageMeter
+	/** Where originals are kept; their files go when their documents go. */
+	files?: FileStore
+	logger?: Logger
+}) {
 	const { storage, queue, usage } = deps
+	const removeFiles = (keys: string[]) => removeStoredFiles(deps.files, keys, deps.logger)
 
 	async function enqueue(scope: Scope, document: DocumentRecord) {
 		await queue.enqueueDocument({ documentId: document.id, orgId: scope.orgId })
@@ -41,25 +59,28 @@ export function createDocumentService(deps: { storage: Storage; queue: JobQueue;
 	return {
 		async add(scope: Scope, input: AddDocumentInput): Promise<DocumentRecord> {
 			await usage.assertWithinQuota(scope.orgId, 'documents')
-			const { document, needsProcessing } = await storage.documents.upsert(scope, {
+			const prepared = prepareContent(input)
+			const { document, needsProcessing, replacedFile } = await storage.documents.upsert(scope, {
 				containerTag: input.containerTag ?? DEFAULT_CONTAINER_TAG,
 				customId: input.customId ?? null,
-				content: input.content,
-				contentHash: contentHash(input.content),
-				type: 'text',
+				content: prepared.content,
+				contentHash: prepared.contentHash,
+				type: prepared.type,
 				taskType: input.taskType ?? 'memory',
 				dreaming: input.dreaming ?? 'dynamic',
-				metadata: input.metadata ?? null,
+				metadata: prepared.metadata,
 				filepath: input.filepath ?? null,
 				entityContext: input.entityContext ?? null,
 				title: null,
-				url: null,
-				source: 'text',
+				url: prepared.url,
+				source: input.source ?? prepared.source,
+				file: prepared.file,
 			})
+			if (replacedFile) await removeFiles([replacedFile.key])
 			if (needsProcessing) {
 				await enqueue(scope, document)
 				usage.record(scope.orgId, 'documents')
-				usage.record(scope.orgId, 'characters', input.content.length)
+				usage.record(scope.orgId, 'characters', prepared.content.length)
 			}
 			return document
 		},
@@ -73,21 +94,29 @@ export function createDocumentService(deps: { storage: Storage; queue: JobQueue;
 		async update(scope: Scope, idOrCustomId: string, input: UpdateDocumentInput): Promise<DocumentRecord> {
 			const existing = await storage.documents.get(scope, idOrCustomId)
 			if (!existing) throw notFound('Document')
+			// New text content replaces an uploaded original.
+			const dropsFile = existing.file !== null && input.content !== undefined
 			const result = await storage.documents.update(scope, existing.id, {
 				...input,
 				...(input.content !== undefined ? { contentHash: contentHash(input.content) } : {}),
+				...(dropsFile ? { file: null } : {}),
 			})
 			if (!result) throw notFound('Document')
+			if (dropsFile) await removeFiles([existing.file!.key])
 			if (result.needsProcessing) await enqueue(scope, result.document)
 			return result.document
 		},
 
 		async delete(scope: Scope, idOrCustomId: string): Promise<void> {
+			const file = (await storage.documents.get(scope, idOrCustomId))?.file
 			if (!(await storage.documents.delete(scope, idOrCustomId))) throw notFound('Document')
+			if (file) await removeFiles([file.key])
 		},
 
-		deleteMany(scope: Scope, selector: BulkDeleteSelector) {
-			return storage.documents.deleteMany(scope, selector)
+		async deleteMany(scope: Scope, selector: BulkDeleteSelector) {
+			const result = await storage.documents.deleteMany(scope, selector)
+			await removeFiles(result.deletedFileKeys ?? [])
+			return result
 		},
 
 		list(scope: Scope, query: ListDocumentsQuery) {

@@ -40,11 +40,6 @@ export interface MemoryRecord {
 	updatedAt: Date
 }
 
-/** True when the memory no longer counts: forgotten, or past its expiry. */
-export function isGone(memory: Pick<MemoryRecord, 'isForgotten' | 'forgetAfter'>, now = new Date()): boolean {
-	return memory.isForgotten || (memory.forgetAfter !== null && memory.forgetAfter.getTime() <= now.getTime())
-}
-
 export interface MemoryLink {
 	fromId: string
 	toId: string

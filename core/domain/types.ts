@@ -15,6 +15,8 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number]
 /** The pipeline stages a worker walks, in order. */
 export const PIPELINE_STAGES = ['extracting', 'chunking', 'embedding', 'indexing'] as const
 export type PipelineStage = (typeof PIPELINE_STAGES)[number]
+/** Memory formation, recorded after the pipeline stages (before `done` with instant dreaming, after it with dynamic). */
+export type RecordedStage = PipelineStage | 'memories'
 
 export const DOCUMENT_TYPES = [
 	'text',
@@ -63,7 +65,7 @@ export interface ApiKey {
 
 /** One recorded pipeline stage: when it started and ended, and how it went. */
 export interface StageRecord {
-	stage: PipelineStage
+	stage: RecordedStage
 	startedAt: string
 	endedAt: string | null
 	outcome: 'running' | 'ok' | 'failed'

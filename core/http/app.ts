@@ -4,8 +4,16 @@ import type { Logger } from '../logger.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import type { RouteDeps } from './route-deps.ts'
+import { containerTagRoutes } from './routes/container-tags.ts'
+import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
+import { documentBatchRoutes } from './routes/documents-batch.ts'
+import { documentFileRoutes } from './routes/documents-file.ts'
+import { fileRoutes } from './routes/files.ts'
+import { memoryRoutes } from './routes/memories.ts'
+import { profileRoutes } from './routes/profile.ts'
 import { searchRoutes } from './routes/search.ts'
+import { memorySearchRoutes } from './routes/search-v4.ts'
 import { settingsRoutes } from './routes/settings.ts'
 import { usageRoutes } from './routes/usage.ts'
 
@@ -15,6 +23,8 @@ const tooLarge = (bytes: number, limit: number) =>
 export interface AppOptions {
 	logger: Logger
 	maxBodyBytes: number
+	/** Largest file POST /v3/documents/file takes (its body may be that plus the form's other fields). */
+	maxUploadBytes?: number
 	/** True once storage and workers are up; the health check reports it. */
 	ready: () => boolean
 }
@@ -27,7 +37,8 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(errorHandling(options.logger))
 			.onRequest(({ request }) => {
 				const length = Number(request.headers.get('content-length') ?? 0)
-				if (length > options.maxBodyBytes) throw tooLarge(length, options.maxBodyBytes)
+				const limit = bodyLimit(request, options)
+				if (length > limit) throw tooLarge(length, limit)
 			})
 			.get('/', () => ({ name: 'memory-service', docs: '/swagger', openapi: '/openapi.json' }), {
 				detail: { tags: ['health'], summary: 'Service information', security: [] },
@@ -42,11 +53,29 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				{ detail: { tags: ['health'], summary: 'Health check (no key needed)', security: [] } },
 			)
 			.use(apiDocs())
+			.use(documentFileRoutes(deps))
+			.use(documentBatchRoutes({ ...deps, logger: options.logger }))
 			.use(documentRoutes(deps))
+			.use(fileRoutes(deps))
 			.use(searchRoutes(deps))
+			.use(memorySearchRoutes(deps))
+			.use(memoryRoutes(deps))
+			.use(conversationRoutes(deps))
 			.use(settingsRoutes(deps))
 			.use(usageRoutes(deps))
+			.use(profileRoutes(deps))
+			.use(containerTagRoutes(deps))
 	)
 }
 
 export type App = ReturnType<typeof createApp>
+
+/** Room for the upload form's other fields and multipart framing. */
+export const UPLOAD_FORM_OVERHEAD = 1024 * 1024
+
+/** The body limit of a request: the upload route takes files up to the upload limit, every other route the body limit. */
+function bodyLimit(request: Request, options: AppOptions): number {
+	if (options.maxUploadBytes === undefined || request.method !== 'POST') return options.maxBodyBytes
+	const path = request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)).split('?')[0]
+	return path === '/v3/documents/file' ? options.maxUploadBytes + UPLOAD_FORM_OVERHEAD : options.maxBodyBytes
+}

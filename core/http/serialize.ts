@@ -26,7 +26,8 @@ export function documentDetail(document: DocumentRecord) {
 	return {
 		...documentSummary(document),
 		containerTag: document.containerTag,
-		content: document.content,
+		// An upload's content is its file: show the text read from it.
+		content: document.file ? document.text : document.content,
 		raw: null,
 		source: document.source,
 		ogImage: null,
@@ -34,6 +35,9 @@ export function documentDetail(document: DocumentRecord) {
 		dreaming: document.dreaming,
 		dreamingStatus: document.dreamingStatus,
 		error: document.error,
+		file: document.file
+			? { name: document.file.name, mimeType: document.file.mimeType, size: document.file.size }
+			: null,
 		stages: document.stages,
 	}
 }

@@ -10,6 +10,22 @@ export interface DocumentJob {
 	orgId: string
 }
 
+/** One container's memory-formation batch (dynamic dreaming). */
+export const DREAM_QUEUE = 'memory-dream'
+
+export interface DreamJob {
+	orgId: string
+	containerTag: string
+}
+
+/** Container maintenance: a merge of tags, or re-sorting memories into buckets after the definitions changed. */
+export const CONTAINER_QUEUE = 'container-maintenance'
+
+export type ContainerJob =
+	| { kind: 'merge'; orgId: string; mergeId: string }
+	/** containerTag null: every tag of the organization (its buckets changed). */
+	| { kind: 'resort'; orgId: string; containerTag: string | null }
+
 export interface JobAttempt {
 	/** True when pg-boss will not retry this job after a failure. */
 	lastAttempt: boolean
@@ -19,6 +35,14 @@ export interface JobQueue {
 	enqueueDocument(job: DocumentJob): Promise<void>
 	/** Starts consuming document jobs; `handle` throws to ask for a retry. */
 	workDocuments(concurrency: number, handle: (job: DocumentJob, attempt: JobAttempt) => Promise<void>): Promise<void>
+	/**
+	 * Arms the container's dreaming batch to run `delaySeconds` from now. Re-arming a batch that has not started
+	 * moves it later (a debounce: it runs once the container has been quiet); a running batch gets one successor.
+	 */
+	armDreaming(job: DreamJob, delaySeconds: number): Promise<void>
+	workDreaming(handle: (job: DreamJob, attempt: JobAttempt) => Promise<void>): Promise<void>
+	enqueueContainerJob(job: ContainerJob): Promise<void>
+	workContainerJobs(handle: (job: ContainerJob) => Promise<void>): Promise<void>
 	/** Marks jobs left active by a process that died as failed, so they are retried now. Embedded store only. */
 	recoverOrphans(): Promise<number>
 	stop(): Promise<void>
@@ -63,6 +87,23 @@ export async function openJobQueue(
 		// Several processes share one PostgreSQL: a job whose worker died is retried once its heartbeat lapses.
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
 	})
+	await boss.createQueue(DREAM_QUEUE, {
+		policy: 'stately',
+		retryLimit: 3,
+		retryDelay: 2,
+		retryBackoff: true,
+		expireInSeconds: 30 * 60,
+		notify: true,
+		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
+	})
+	await boss.createQueue(CONTAINER_QUEUE, {
+		retryLimit: 3,
+		retryDelay: 2,
+		retryBackoff: true,
+		expireInSeconds: 30 * 60,
+		notify: true,
+		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
+	})
 	const workerIds: string[] = []
 
 	return {
@@ -100,15 +141,56 @@ export async function openJobQueue(
 			)
 			workerIds.push(id)
 		},
+		async armDreaming(job, delaySeconds) {
+			// upsert moves the queued batch of the key (created or retry state) or queues a new one; the stately
+			// policy allows one queued next to a running one, so documents done meanwhile get their own run.
+			await boss.upsert(DREAM_QUEUE, job, {
+				singletonKey: `${job.orgId}:${job.containerTag}`,
+				startAfter: Math.max(0, Math.ceil(delaySeconds)),
+			})
+		},
+		async workDreaming(handle) {
+			const id = await boss.work<DreamJob>(
+				DREAM_QUEUE,
+				{ batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
+				async ([job]) => {
+					const { data, retryCount, retryLimit } = job as unknown as {
+						data: DreamJob
+						retryCount: number
+						retryLimit: number
+					}
+					await handle(data, { lastAttempt: retryCount >= retryLimit })
+				},
+			)
+			workerIds.push(id)
+		},
+		async enqueueContainerJob(job) {
+			// A repeated re-sort is harmless (it reads the definitions when it runs and rewrites only what changed).
+			await boss.send(CONTAINER_QUEUE, job)
+		},
+		async workContainerJobs(handle) {
+			const id = await boss.work<ContainerJob>(
+				CONTAINER_QUEUE,
+				{ batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
+				async ([job]) => {
+					if (job) await handle(job.data)
+				},
+			)
+			workerIds.push(id)
+		},
 		async recoverOrphans() {
-			const active = (await boss.findJobs<DocumentJob>(DOCUMENT_QUEUE)).filter((job) => job.state === 'active')
-			if (active.length > 0)
-				await boss.fail(
-					DOCUMENT_QUEUE,
-					active.map((job) => job.id),
-					{ error: 'worker stopped' },
-				)
-			return active.length
+			let recovered = 0
+			for (const queue of [DOCUMENT_QUEUE, DREAM_QUEUE, CONTAINER_QUEUE]) {
+				const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active')
+				if (active.length > 0)
+					await boss.fail(
+						queue,
+						active.map((job) => job.id),
+						{ error: 'worker stopped' },
+					)
+				recovered += active.length
+			}
+			return recovered
 		},
 		async stop() {
 			await boss.stop({ graceful: true, timeout: 10_000 })

@@ -1,19 +1,32 @@
-import type { DocumentRecord, PipelineStage, StageRecord } from '../domain/types.ts'
+import type { DocumentRecord, DocumentStatus, PipelineStage, RecordedStage, StageRecord } from '../domain/types.ts'
 import { PIPELINE_STAGES } from '../domain/types.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { chunkText } from './chunker.ts'
-import { extractText } from './extract.ts'
+import { type ExtractionDeps, extractText } from './extract.ts'
+import { PermanentStageError } from './stage-error.ts'
 
 export interface PipelineDeps {
 	storage: Storage
 	embedder: EmbedderPlugin
 	logger: Logger
+	/** Originals, URL fetching and file parsers; without it only text and structured content can be extracted. */
+	extraction?: ExtractionDeps
+	/** Memory formation after indexing (core/memory/pipeline-step.ts); without it no document forms memories. */
+	memories?: MemoryStep
 }
 
-/** Thrown by a stage when retrying cannot help (bad content, unsupported type): the document fails at once. */
-export class PermanentStageError extends Error {}
+export interface MemoryStep {
+	/** True when the document forms memories at all (taskType memory, and an extractor is configured). */
+	forms(document: DocumentRecord): boolean
+	/** Forms the document's memories now: the `memories` stage of instant dreaming. */
+	formNow(documentId: string): Promise<void>
+	/** Hands the done document to its container's dreaming batch (dynamic dreaming). Idempotent. */
+	dreamLater(document: DocumentRecord): Promise<void>
+}
+
+export { PermanentStageError }
 
 const EMBED_BATCH = 64
 
@@ -26,8 +39,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 type StageRunner = (document: DocumentRecord, deps: PipelineDeps) => Promise<void>
 
 const STAGES: Record<PipelineStage, StageRunner> = {
-	async extracting(document, { storage }) {
-		const extracted = await extractText(document)
+	async extracting(document, { storage, extraction }) {
+		const extracted = await extractText(document, extraction)
 		await storage.documents.setExtracted(document.id, extracted)
 	},
 	async chunking(document, { storage }) {
@@ -60,7 +73,14 @@ const STAGES: Record<PipelineStage, StageRunner> = {
  */
 export async function processDocument(documentId: string, deps: PipelineDeps, lastAttempt: boolean): Promise<void> {
 	const document = await deps.storage.documents.byId(documentId)
-	if (!document || document.status === 'done') return
+	if (!document) return
+	const formsMemories = deps.memories?.forms(document) ?? false
+	const instant = formsMemories && document.dreaming === 'instant'
+	if (document.status === 'done') {
+		// A retry after the document was marked done but before its batch was armed: arm it now.
+		if (formsMemories && !instant && document.dreamingStatus === 'dreaming') await deps.memories!.dreamLater(document)
+		return
+	}
 	const stages: StageRecord[] = document.stages.filter((record) => record.outcome === 'ok')
 	const finished = new Set(stages.map((record) => record.stage))
 	const contentHash = document.contentHash
@@ -69,26 +89,33 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 	const record = (update: Omit<ProgressUpdate, 'contentHash'>) =>
 		deps.storage.documents.setProgress(document.id, { ...update, contentHash })
 
-	for (const stage of PIPELINE_STAGES) {
+	const steps: RecordedStage[] = instant ? [...PIPELINE_STAGES, 'memories'] : [...PIPELINE_STAGES]
+	// Instant memory formation happens before `done`; the document shows `indexing` meanwhile.
+	const statusOf = (stage: RecordedStage): DocumentStatus => (stage === 'memories' ? 'indexing' : stage)
+	for (const stage of steps) {
 		if (finished.has(stage)) continue
 		await yieldToEventLoop()
 		const running: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
-		if (!(await record({ status: stage, stages: [...stages, running] }))) return
+		if (!(await record({ status: statusOf(stage), stages: [...stages, running] }))) return
 		try {
-			await STAGES[stage](document, deps)
+			if (stage === 'memories') await deps.memories!.formNow(document.id)
+			else await STAGES[stage](document, deps)
 		} catch (error) {
 			const permanent = error instanceof PermanentStageError
 			const message = error instanceof Error ? error.message : String(error)
 			const failed: StageRecord = { ...running, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
 			const giveUp = permanent || lastAttempt
 			// A retry resumes at this stage; a failure that will not be retried ends the document here.
-			if (!(await record({ status: giveUp ? 'failed' : stage, stages: [...stages, failed], error: message }))) return
+			const status = giveUp ? 'failed' : statusOf(stage)
+			if (!(await record({ status, stages: [...stages, failed], error: message }))) return
 			deps.logger.warn('pipeline stage failed', { documentId, stage, error: message, retry: !giveUp })
 			if (giveUp) return
 			throw error
 		}
 		stages.push({ ...running, endedAt: new Date().toISOString(), outcome: 'ok' })
 	}
-	// Memory formation arrives with the memory engine; until then a done document has nothing left to dream.
-	await record({ status: 'done', stages, error: null, dreamingStatus: 'done' })
+	// With dynamic dreaming the document is done first; its memories form with its container's next batch.
+	const dreamLater = formsMemories && !instant
+	if (!(await record({ status: 'done', stages, error: null, dreamingStatus: dreamLater ? 'dreaming' : 'done' }))) return
+	if (dreamLater) await deps.memories!.dreamLater(document)
 }

@@ -1,6 +1,6 @@
 import type { QueryFilter } from '../domain/filter.ts'
 import type { MemoryLink, MemoryRecord, MemoryRelation } from '../domain/memory.ts'
-import type { Metadata, Scope, StageRecord } from '../domain/types.ts'
+import type { DocumentRecord, Metadata, Scope, StageRecord } from '../domain/types.ts'
 
 /**
  * The memory side of the storage contract. Scoped reads never cross an organization; every search and formation
@@ -22,9 +22,25 @@ export interface MemoryStore {
 		decide: (context: FormationContext) => FormationPlan | Promise<FormationPlan>,
 	): Promise<FormationResult | null>
 
+	/**
+	 * Several documents of one container in one formation transaction (a dreaming batch): documents whose guard fails
+	 * are left out of `admitted`; `decide` returns one plan per admitted document, in the order they should apply.
+	 * Returns one result per plan (empty when no guard held).
+	 */
+	formMany(
+		scope: Scope,
+		containerTag: string,
+		guards: FormationGuard[],
+		probe: FormationProbe,
+		decide: (context: FormationContext, admitted: Set<string>) => FormationPlan[] | Promise<FormationPlan[]>,
+	): Promise<FormationResult[]>
+
 	get(scope: Scope, id: string): Promise<MemoryRecord | null>
 	getMany(scope: Scope, ids: string[]): Promise<MemoryRecord[]>
-	/** The latest memory of the container whose text is exactly `content` (the newest when several). */
+	/**
+	 * The memory of the container whose text is exactly `content`: a latest one before an older version, one not
+	 * forgotten before a forgotten one, then the most recently updated.
+	 */
 	findByContent(scope: Scope, containerTag: string, content: string): Promise<MemoryRecord | null>
 	/** Latest memories with paging, filters on memory metadata, and total count. Forgotten ones are listed (flagged). */
 	list(scope: Scope, query: ListMemoriesQuery): Promise<{ memories: MemoryRecord[]; total: number }>
@@ -43,17 +59,24 @@ export interface MemoryStore {
 		how: { reason: string | null; batchId: string | null },
 	): Promise<string[]>
 
+	/**
+	 * Embeddings of up to `count` latest, active memories of the containers (any org container when null), picked at
+	 * random among a bounded first slice: what the containers' memories look like, for calibrating similarity.
+	 */
+	sampleVectors(scope: Scope, containerTags: string[] | null, count: number): Promise<Float32Array[]>
 	/** Candidates by cosine similarity and by full-text rank; see MemorySearchQuery. */
 	searchByVector(scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]>
 	searchByText(scope: Scope, query: MemorySearchQuery): Promise<MemoryTextHit[]>
 
 	/* Dreaming (worker side). */
-	/** What formation already did for a document, or null when it is gone. */
+	/** The document and what formation already did for it, or null when it is gone. */
 	formationState(documentId: string): Promise<DocumentFormationState | null>
 	/** Containers with documents that are done but whose memories are not formed yet (for the restart sweep). */
 	pendingContainers(limit: number): Promise<{ orgId: string; containerTag: string }[]>
 	/** Such documents of one container, oldest first. */
 	pendingDocuments(orgId: string, containerTag: string, limit: number): Promise<string[]>
+	/** How many documents of the container that form memories are still in the pipeline (not done, not failed). */
+	inPipeline(orgId: string, containerTag: string): Promise<number>
 	/** Seconds since the oldest pending document of the container finished its pipeline, or null when none. */
 	pendingAgeSeconds(orgId: string, containerTag: string): Promise<number | null>
 	/**
@@ -125,6 +148,8 @@ export interface NewMemory {
 	parentMemoryId: string | null
 	/** The chain's first version (the memory's own id for a first version). */
 	rootId: string
+	/** False when a later memory of the same plan already replaced it. */
+	isLatest: boolean
 	isStatic: boolean
 	isInference: boolean
 	subject: string | null
@@ -183,6 +208,7 @@ export interface FormationResult {
 }
 
 export interface DocumentFormationState {
+	document: DocumentRecord
 	orgId: string
 	containerTag: string
 	contentHash: string
@@ -213,6 +239,8 @@ export interface MemorySearchQuery {
 	includeForgotten: boolean
 	/** Also older versions (isLatest=false), so a match on an old version can lift its chain's latest one. */
 	includeHistory: boolean
+	/** Only these memories (still subject to every other condition). */
+	ids?: string[]
 	limit: number
 }
 

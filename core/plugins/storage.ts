@@ -14,6 +14,8 @@ import type {
 	StoredFile,
 	TaskType,
 } from '../domain/types.ts'
+import type { ContainerStore } from './container-storage.ts'
+import type { MemoryStore } from './memory-storage.ts'
 
 /**
  * The storage contract. Every method that reads or writes user data takes a Scope (the caller's organization);
@@ -27,8 +29,12 @@ export interface Storage {
 	chunks: ChunkStore
 	search: SearchStore
 	meta: MetaStore
+	/** Memory entries, their sources and relations (core/plugins/memory-storage.ts). */
+	memories: MemoryStore
 	settings: SettingsStore
 	usage: UsageStore
+	/** Container tags: settings, counts, deletes, merges, profiles (core/plugins/container-storage.ts). */
+	containers: ContainerStore
 	/** How the durable job queue reaches the same database (pg-boss). */
 	jobDatabase(): JobDatabase
 }
@@ -207,6 +213,8 @@ export interface TextHit {
 	documentId: string
 	/** Full-text rank normalised to 0..1. */
 	rank: number
+	/** Share of the query's words (as full-text lexemes) the chunk contains, 0..1. */
+	coverage?: number
 }
 
 export interface SearchStore {

@@ -2,9 +2,8 @@ import type { QueryFilter } from '../domain/filter.ts'
 import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types.ts'
 import { notFound } from '../errors.ts'
 import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
-import type { Storage, TextHit, VectorHit } from '../plugins/storage.ts'
-import { reciprocalRankFusion } from './fusion.ts'
-import { queryTerms } from './terms.ts'
+import type { Storage } from '../plugins/storage.ts'
+import { chunkCandidates } from './chunk-candidates.ts'
 
 export interface DocumentSearchRequest {
 	q: string
@@ -57,31 +56,20 @@ export function createDocumentSearch(deps: {
 	/** Vector and full-text candidates fused by reciprocal rank, each with its 0..1 score, best first. */
 	async function rankChunks(scope: Scope, request: DocumentSearchRequest, documentId: string | undefined) {
 		const [vector] = await embedder.embed([request.q], 'query')
-		const query = {
-			containerTags: request.containerTags,
+		const { ranked, floor } = await chunkCandidates(storage, scope, {
+			q: request.q,
 			vector: vector!,
-			terms: queryTerms(request.q),
+			containerTags: request.containerTags,
 			filters: request.filters,
 			documentId,
 			filepath: request.filepath,
 			limit: Math.min(MAX_CANDIDATES, Math.max(50, request.limit * CANDIDATES_PER_RESULT)),
-		}
-		const [byVector, byText] = await Promise.all([
-			storage.search.chunksByVector(scope, query),
-			storage.search.chunksByText(scope, query),
-		])
-		const similarity = new Map(byVector.map((hit) => [hit.chunkId, hit.similarity]))
-		const textRank = new Map(byText.map((hit) => [hit.chunkId, hit.rank]))
-		const documentOf = new Map<string, string>()
-		for (const hit of [...byVector, ...byText] as (VectorHit | TextHit)[]) documentOf.set(hit.chunkId, hit.documentId)
-		const floor = byVector.at(-1)?.similarity ?? 0
-		return reciprocalRankFusion([byVector.map((hit) => hit.chunkId), byText.map((hit) => hit.chunkId)]).map(
-			({ id }) => ({
-				chunkId: id,
-				documentId: documentOf.get(id)!,
-				score: chunkScore(similarity.get(id), floor, textRank.get(id)),
-			}),
-		)
+		})
+		return ranked.map((candidate) => ({
+			chunkId: candidate.chunkId,
+			documentId: candidate.documentId,
+			score: chunkScore(candidate.cosine, floor, candidate.textRank),
+		}))
 	}
 
 	async function rerankChunks(request: DocumentSearchRequest, ranked: { chunk: ChunkRecord; score: number }[]) {

@@ -85,9 +85,11 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			if (confirmation !== slug) {
 				throw badRequest(`confirmation must be the organization's slug ("${slug}") to confirm deleting all content`)
 			}
+			// Memory rows (every version) and container-tag settings first, so the count covers all of them.
+			const cleared = await storage.containers.clearOrg(scope.orgId)
 			const { deletedIds } = await storage.documents.deleteMany(scope, { all: true })
 			await storage.settings.put(scope.orgId, {})
-			return { deletedDocuments: deletedIds.length }
+			return { deletedDocuments: deletedIds.length, deletedMemoryRows: cleared.memoryRows, deletedTags: cleared.tags }
 		},
 
 		async identity(scope: Scope) {

@@ -40,10 +40,16 @@ const SKIPPED_TOKEN_TYPES = new Set(['emoji', 'emoticon'])
  * that splits text into sentences of tagged tokens: part of speech, lemma, named entities.
  */
 export function loadAnalyser(): Analyser {
-	const nlp = winkNLP(model)
-	nlp.learnCustomEntities(EXTRA_DATE_PATTERNS, { matchValue: false, usePOS: false, useEntity: false })
-	return (text) => analyse(nlp, text)
+	// The model's tables are large and read-only: one instance per process serves every plugin instance.
+	if (!shared) {
+		const nlp = winkNLP(model)
+		nlp.learnCustomEntities(EXTRA_DATE_PATTERNS, { matchValue: false, usePOS: false, useEntity: false })
+		shared = (text) => analyse(nlp, text)
+	}
+	return shared
 }
+
+let shared: Analyser | null = null
 
 function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	if (text.trim() === '') return []

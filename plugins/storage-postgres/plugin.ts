@@ -23,16 +23,15 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 	const statistics = new PlannerStatistics(db)
 	const close = async () => {
 		const open = driver
+		// Best effort: without the saved count the next start just runs ANALYZE.
+		if (open && !open.autovacuum) await statistics.save().catch(() => {})
 		driver = null
 		await open?.close()
 	}
-	const stores = storesOver(db, {
-		chunks: {
-			published: async (count) => {
-				if (!started().autovacuum) await statistics.rowsChanged(count)
-			},
-		},
-	})
+	const rowsChanged = async (count: number) => {
+		if (!started().autovacuum) await statistics.rowsChanged(count)
+	}
+	const stores = storesOver(db, { chunks: { published: rowsChanged }, memories: { written: rowsChanged } })
 
 	return {
 		apiVersion: PLUGIN_API_VERSION,
@@ -43,7 +42,7 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 			try {
 				driver ??= await openDriver(options)
 				await migrate(driver.db, ctx.vectorSpace, ctx.logger)
-				if (!driver.autovacuum) await statistics.refresh()
+				if (!driver.autovacuum) await statistics.resume()
 			} catch (error) {
 				await close()
 				if (error instanceof StartupError) throw error

@@ -4,9 +4,11 @@ import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
 import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
+import type { ExtractorPlugin } from '../../core/index.ts'
 import { createLogger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
+import { extractorRules } from '../../plugins/extractor-rules/index.ts'
 import { storagePostgres } from '../../plugins/storage-postgres/index.ts'
 import { createTestDatabase } from './postgres.ts'
 
@@ -32,10 +34,23 @@ export interface TestService {
 	stop(): Promise<void>
 }
 
+let rulesExtractor: ExtractorPlugin | null = null
+
+/** One extractor-rules for every test service of the process: its language model is large, load it once. */
+function sharedRulesExtractor(): ExtractorPlugin {
+	rulesExtractor ??= extractorRules()
+	return rulesExtractor
+}
+
 /** A real service (real store, local embedder, job queue and workers) served in-process through `app.handle`. */
 export async function startTestService(
 	driver: Driver,
-	options: { role?: Role; env?: Record<string, string> } = {},
+	options: {
+		role?: Role
+		env?: Record<string, string>
+		/** The extractor that forms memories: extractor-rules by default; null for none. */
+		extractor?: ExtractorPlugin | null
+	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
 	const database = driver === 'postgres' ? await createTestDatabase() : null
@@ -44,6 +59,7 @@ export async function startTestService(
 	const plugins = [
 		storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 		embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
+		...(options.extractor === null ? [] : [options.extractor ?? sharedRulesExtractor()]),
 	]
 	const service = await startService({
 		settings,

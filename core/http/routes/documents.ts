@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import type { DocumentRecord, Scope } from '../../domain/types.ts'
 import { badRequest } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
@@ -17,6 +18,13 @@ import {
 	UpdateDocumentBody,
 } from '../schemas/documents.ts'
 import { chunkOut, documentDetail, documentSummary } from '../serialize.ts'
+import { memoryOfDocument } from '../serialize-memory.ts'
+
+/** The document with the memories formed from it (the key is left out until there are some). */
+async function withMemories(document: DocumentRecord, scope: Scope, memories: RouteDeps['memories']) {
+	const formed = await memories.ofDocument(scope, document.id)
+	return { ...documentDetail(document), ...(formed.length > 0 ? { memories: formed.map(memoryOfDocument) } : {}) }
+}
 
 const MAX_PAGE_SIZE = 1100
 
@@ -35,7 +43,7 @@ function positiveInt(value: number | string | undefined, field: string, fallback
 
 const detail = { tags: ['documents'] }
 
-export function documentRoutes({ verify, documents }: RouteDeps) {
+export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/documents' })
 		.use(bearerAuth(verify))
 		.post(
@@ -119,7 +127,7 @@ export function documentRoutes({ verify, documents }: RouteDeps) {
 				detail: { ...detail, summary: 'Delete documents by ids, by container tags or by filepath' },
 			},
 		)
-		.get('/:id', async ({ params, scope }) => documentDetail(await documents.get(scope, params.id)), {
+		.get('/:id', async ({ params, scope }) => withMemories(await documents.get(scope, params.id), scope, memories), {
 			params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
 			response: { 200: DocumentDetail, ...errorResponses },
 			detail: { ...detail, summary: 'Get a document by id or customId, with its pipeline stages' },

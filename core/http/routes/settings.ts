@@ -12,7 +12,7 @@ import {
 
 const detail = { tags: ['settings'] }
 
-export function settingsRoutes({ verify, settings }: RouteDeps) {
+export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/settings' })
 		.use(bearerAuth(verify))
 		.get('', ({ scope }) => settings.get(scope), {
@@ -21,10 +21,12 @@ export function settingsRoutes({ verify, settings }: RouteDeps) {
 		})
 		.patch(
 			'',
-			async ({ body, scope }) => ({
-				...(await settings.identity(scope)),
-				updated: await settings.update(scope, body),
-			}),
+			async ({ body, scope }) => {
+				const updated = await settings.update(scope, body)
+				// New bucket definitions: existing memories are re-sorted in the background.
+				if (body.profileBuckets !== undefined) await containers.orgBucketsChanged(scope)
+				return { ...(await settings.identity(scope)), updated }
+			},
 			{
 				body: SettingsPatchBody,
 				response: { 200: SettingsPatchResponse, ...errorResponses },
@@ -38,14 +40,14 @@ export function settingsRoutes({ verify, settings }: RouteDeps) {
 		.post(
 			'/reset',
 			async ({ body, scope }) => {
-				const { deletedDocuments } = await settings.reset(scope, body.confirmation)
+				const { deletedDocuments, deletedMemoryRows, deletedTags } = await settings.reset(scope, body.confirmation)
 				return {
 					success: true as const,
 					deletedConnections: 0,
 					deletedDocumentBatches: deletedDocuments,
 					deletedDocumentsApprox: deletedDocuments,
-					deletedMemoryRows: 0,
-					deletedExtraSpaces: 0,
+					deletedMemoryRows,
+					deletedExtraSpaces: deletedTags,
 					clearedDefaultSpaceContext: true,
 					clearedBrainMemoryRegistry: true,
 					settingsReset: true,

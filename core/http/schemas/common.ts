@@ -29,7 +29,12 @@ export const Filters = t.Unknown({
 
 export const DocumentStatus = t.UnionEnum([...DOCUMENT_STATUSES])
 export const DocumentType = t.UnionEnum([...DOCUMENT_TYPES])
-export const Dreaming = t.UnionEnum([...DREAMING_MODES], { error: 'must be "instant" or "dynamic"' })
+// Elysia gives t.UnionEnum its first value as a default and fills omitted fields with it: request enums opt out, so
+// an omitted `dreaming` means the API's default (dynamic), not the first listed value (instant).
+export const Dreaming = t.UnionEnum([...DREAMING_MODES], {
+	error: 'must be "instant" or "dynamic"',
+	default: undefined,
+})
 export const TaskType = t.UnionEnum([...TASK_TYPES], { error: 'must be "memory" or "superrag"' })
 
 /** Page numbers and sizes arrive as numbers or numeric strings (the published clients send both). */

@@ -12,6 +12,8 @@ import {
 	Pagination,
 	TaskType,
 } from './common.ts'
+import { IngestContent, MetadataFields } from './ingest.ts'
+import { MemoryOfDocument } from './memories.ts'
 
 const Content = t.String({
 	minLength: 1,
@@ -24,7 +26,8 @@ const Filepath = t.String({ minLength: 1, maxLength: 1024 })
 
 export const AddDocumentBody = t.Object(
 	{
-		content: Content,
+		content: IngestContent,
+		metadataFields: t.Optional(MetadataFields),
 		containerTag: t.Optional(ContainerTag),
 		containerTags: t.Optional(ContainerTags),
 		customId: t.Optional(CustomId),
@@ -90,7 +93,16 @@ export const DocumentDetail = t.Object({
 	taskType: TaskType,
 	dreaming: Dreaming,
 	dreamingStatus: t.UnionEnum(['dreaming', 'done']),
+	memories: t.Optional(
+		t.Array(MemoryOfDocument, { description: 'Memories formed from the document, once there are any' }),
+	),
 	error: t.Nullable(t.String({ description: 'Why processing failed' })),
+	file: t.Nullable(
+		t.Object(
+			{ name: t.String(), mimeType: t.String(), size: t.Number() },
+			{ description: 'The uploaded original (GET /v3/documents/{id}/file-url serves it); null for text and URLs' },
+		),
+	),
 	stages: t.Array(StageRecord, { description: 'Each pipeline stage: start, end and outcome' }),
 })
 
@@ -101,7 +113,7 @@ export const ListDocumentsBody = t.Object({
 	includeContent: t.Optional(t.Boolean()),
 	limit: t.Optional(NumberLike),
 	page: t.Optional(NumberLike),
-	order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"' })),
+	order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"', default: undefined })),
 	sort: t.Optional(t.UnionEnum(['createdAt', 'updatedAt'], { error: 'must be "createdAt" or "updatedAt"' })),
 	filepath: t.Optional(Filepath),
 })

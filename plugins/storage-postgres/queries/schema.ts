@@ -1,5 +1,7 @@
 import type { VectorSpace } from '../../../core/index.ts'
+import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
+import { MEMORY_MIGRATION } from './schema-memories.ts'
 import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
 
 export interface Migration {
@@ -98,8 +100,10 @@ CREATE INDEX chunks_container_idx ON chunks (org_id, container_tag);
 CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 `,
 	},
+	MEMORY_MIGRATION,
 	DOCUMENT_FILES_MIGRATION,
 	ORGANIZATION_MIGRATION,
+	CONTAINERS_MIGRATION,
 ])
 
 function inVersionOrder(migrations: Migration[]): Migration[] {

@@ -30,8 +30,13 @@ export function searchStore(db: () => Db): SearchStore {
 		async chunksByText(scope, query) {
 			const statement = textSearchStatement(scope, query)
 			if (!statement || query.limit <= 0) return []
-			const rows = await db().query<{ id: string; document_id: string; rank: number }>(statement.text, statement.params)
-			return rows.map((row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank }))
+			const rows = await db().query<{ id: string; document_id: string; rank: number; coverage: number }>(
+				statement.text,
+				statement.params,
+			)
+			return rows.map(
+				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
+			)
 		},
 	}
 }
@@ -57,20 +62,29 @@ export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): St
  * Words are reduced to letters and digits, so the tsquery text can only hold words and ' | '.
  */
 export function textSearchStatement(scope: Scope, query: ChunkSearchQuery): Statement | null {
-	const words = query.terms
-		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
-		.filter((word) => word.length > 0)
-		.slice(0, MAX_TERMS)
+	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params)
 	const tsquery = params.add(words.join(' | '))
-	const text = `SELECT c.id, c.document_id, ts_rank_cd(c.tsv, q.query, 32)::float8 AS rank
+	const lexemes = params.add(words.join(' '))
+	const text = `SELECT c.id, c.document_id, ts_rank_cd(c.tsv, q.query, 32)::float8 AS rank,
+			(SELECT count(*) FROM unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
+				/ greatest(cardinality(ql.lexemes), 1) AS coverage
 		FROM ${from} CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
+		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
 		WHERE c.tsv @@ q.query AND ${where}
 		ORDER BY rank DESC, c.id
 		LIMIT ${params.add(query.limit)}`
 	return { text, params: params.values }
+}
+
+/** The query's words reduced to letters and digits, so a tsquery built from them can only hold words and ' | '. */
+export function queryWords(terms: string[]): string[] {
+	return terms
+		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
+		.filter((word) => word.length > 0)
+		.slice(0, MAX_TERMS)
 }
 
 /** FROM and WHERE for searchable chunks of one org; documents are joined only when filters or a filepath need them. */

@@ -5,6 +5,8 @@ import type { Db } from '../db.ts'
  * sort of the whole org instead of the HNSW index, for instance). This refreshes them the way autovacuum's analyze
  * does by default: after 50 rows plus a tenth of the table have changed.
  */
+const SAVED_STATE_KEY = 'planner-statistics'
+
 export class PlannerStatistics {
 	private changedRows = 0
 	private rowsAtLastAnalyze = 0
@@ -13,11 +15,39 @@ export class PlannerStatistics {
 
 	async refresh(): Promise<void> {
 		this.changedRows = 0
-		await this.db().exec('ANALYZE documents, chunks')
+		await this.db().exec('ANALYZE documents, chunks, memories')
 		const [row] = await this.db().query<{ rows: number }>(
-			"SELECT greatest(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'chunks'::regclass",
+			"SELECT sum(greatest(reltuples, 0))::float8 AS rows FROM pg_class WHERE oid IN ('chunks'::regclass, 'memories'::regclass)",
 		)
 		this.rowsAtLastAnalyze = row?.rows ?? 0
+	}
+
+	/**
+	 * At start-up. Statistics are kept on disk, so a store closed cleanly (which saved its count of changed rows) needs
+	 * no ANALYZE: on a large store that sample is the biggest part of an embedded cold start. After a crash, or on a
+	 * store never analyzed, it runs.
+	 */
+	async resume(): Promise<void> {
+		const [saved] = await this.db().query<{ value: { changedRows: number } }>('SELECT value FROM meta WHERE key = $1', [
+			SAVED_STATE_KEY,
+		])
+		const [row] = await this.db().query<{ rows: number; never: boolean }>(
+			"SELECT sum(greatest(reltuples, 0))::float8 AS rows, bool_or(reltuples < 0) AS never FROM pg_class WHERE oid IN ('chunks'::regclass, 'memories'::regclass)",
+		)
+		if (!saved || !row || row.never) return this.refresh()
+		// Until the next clean close, a crash must not leave a count that is no longer true.
+		await this.db().query('DELETE FROM meta WHERE key = $1', [SAVED_STATE_KEY])
+		this.rowsAtLastAnalyze = row.rows
+		await this.rowsChanged(saved.value.changedRows)
+	}
+
+	/** At a clean close: the rows changed since the last ANALYZE, for `resume`. */
+	async save(): Promise<void> {
+		await this.db().query(
+			`INSERT INTO meta (key, value) VALUES ($1, $2::jsonb)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now()`,
+			[SAVED_STATE_KEY, JSON.stringify({ changedRows: this.changedRows })],
+		)
 	}
 
 	async rowsChanged(count: number): Promise<void> {

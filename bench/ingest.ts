@@ -1,0 +1,168 @@
+/**
+ * Ingest: acknowledgement latency of POST /v3/documents with 1 and 16 concurrent clients, and pipeline throughput
+ * (documents per second from queued to done, instant dreaming) for 1 KB prose, 1 KB chat and 20 KB prose documents.
+ *
+ *   bun bench/ingest.ts [--driver embedded|postgres] [--quick]
+ */
+import { waitUntilProcessed } from './lib/documents.ts'
+import { BenchClient } from './lib/http.ts'
+import { printMachine } from './lib/machine.ts'
+import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
+import { startServer } from './lib/server.ts'
+import { summarize } from './lib/stats.ts'
+import { createStore, type Driver, driversToRun, prepareStore, QUICK } from './lib/store.ts'
+import { type Cell, fixed, heading, ms, note, printTable } from './lib/table.ts'
+import { TextGenerator } from './lib/text.ts'
+import { loadVocabulary } from './lib/vocabulary.ts'
+
+const ACK_REQUESTS = { 1: QUICK ? 50 : 200, 16: QUICK ? 160 : 800 } as Record<number, number>
+const PIPELINE_RUNS = [
+	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500 },
+	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500 },
+	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150 },
+] as const
+const DRAIN_TIMEOUT_MS = 15 * 60_000
+
+/** Mean milliseconds per pipeline stage, from the stage records of a sample of documents (GET /v3/documents/{id}). */
+async function stageTimes(client: BenchClient, ids: string[]): Promise<Record<string, number>> {
+	const totals: Record<string, number[]> = {}
+	for (const id of ids.slice(0, 50)) {
+		const reply = await client.get(`/v3/documents/${id}`)
+		for (const stage of (reply.body?.stages ?? []) as { stage: string; startedAt: string; endedAt: string | null }[]) {
+			if (!stage.endedAt) continue
+			const list = totals[stage.stage] ?? []
+			list.push(Date.parse(stage.endedAt) - Date.parse(stage.startedAt))
+			totals[stage.stage] = list
+		}
+	}
+	return Object.fromEntries(
+		Object.entries(totals).map(([stage, values]) => [stage, values.reduce((a, b) => a + b, 0) / values.length]),
+	)
+}
+
+interface PipelineRow {
+	driver: Driver
+	run: string
+	documents: number
+	postSeconds: number
+	perSecond: number
+	latency: { p50: number; p95: number }
+	failed: number
+	stages: Record<string, number>
+}
+
+async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRow[]): Promise<void> {
+	const store = await createStore(driver)
+	const generator = new TextGenerator(7, await loadVocabulary())
+	try {
+		const { key } = await prepareStore(store)
+		const server = await startServer(store)
+		try {
+			const client = new BenchClient(server.url, key)
+			// The acknowledgement is measured while the pipeline works through what was acknowledged before.
+			const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
+			for (const concurrency of [1, 16]) {
+				const tag = `ack-${concurrency}`
+				const result: EndpointResult = await measureEndpoint(
+					client,
+					'/v3/documents',
+					(i) => ({ content: `${i} ${bodies[i % bodies.length]}`, containerTag: tag, dreaming: 'instant' }),
+					{ concurrency, requests: ACK_REQUESTS[concurrency]!, maxMs: 60_000 },
+				)
+				acks.push([driver, ...latencyCells(result)])
+				await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
+			}
+			for (const run of PIPELINE_RUNS) {
+				const tag = `pipeline-${run.name.replaceAll(' ', '-')}`
+				const contents = Array.from({ length: run.count }, () =>
+					run.kind === 'chat' ? generator.chat(run.bytes) : generator.prose(run.bytes),
+				)
+				const posting = performance.now()
+				const posted = await measureEndpoint(
+					client,
+					'/v3/documents',
+					(i) => ({ content: contents[i], containerTag: tag, dreaming: 'instant' }),
+					{ concurrency: 16, requests: run.count, maxMs: 5 * 60_000 },
+				)
+				const postSeconds = (performance.now() - posting) / 1000
+				const documents = await waitUntilProcessed(client, tag, posted.client.count, DRAIN_TIMEOUT_MS)
+				const created = documents.map((d) => Date.parse(d.createdAt))
+				const finished = documents.map((d) => Date.parse(d.updatedAt))
+				const spanSeconds = (Math.max(...finished) - Math.min(...created)) / 1000
+				const inPipeline = summarize(documents.map((d) => Date.parse(d.updatedAt) - Date.parse(d.createdAt)))
+				const failed = documents.find((d) => d.status === 'failed')
+				if (failed) {
+					const detail = await client.get(`/v3/documents/${failed.id}`)
+					note(
+						`${driver} ${run.name}: documents failed, e.g. ${failed.id}: ${detail.body?.error ?? 'no error recorded'}`,
+					)
+				}
+				pipelines.push({
+					driver,
+					run: run.name,
+					documents: documents.length,
+					postSeconds,
+					perSecond: documents.length / spanSeconds,
+					latency: { p50: inPipeline.p50, p95: inPipeline.p95 },
+					failed: documents.filter((d) => d.status === 'failed').length,
+					stages: await stageTimes(
+						client,
+						documents.map((d) => d.id),
+					),
+				})
+			}
+		} finally {
+			await server.stop()
+		}
+	} finally {
+		await store.dispose()
+	}
+}
+
+async function main() {
+	const drivers = driversToRun()
+	heading('Ingest')
+	await printMachine(drivers.includes('postgres') ? process.env.BENCH_DATABASE_URL : null)
+	console.log(
+		'Server: `bun core/main.ts` (one process, MEMORY_WORKER_CONCURRENCY default 4, local embedder), fresh store per driver. Times in ms.',
+	)
+	const acks: Cell[][] = []
+	const pipelines: PipelineRow[] = []
+	for (const driver of drivers) await benchDriver(driver, acks, pipelines)
+	printTable(
+		'POST /v3/documents acknowledgement (1 KB documents, pipeline running meanwhile)',
+		['driver', ...LATENCY_HEADERS],
+		acks,
+	)
+	printTable(
+		'Pipeline throughput, queued to done (instant dreaming, documents posted by 16 clients)',
+		[
+			'driver',
+			'documents',
+			'count',
+			'docs/s',
+			'posting took (s)',
+			'queued→done p50 (ms)',
+			'queued→done p95 (ms)',
+			'failed',
+		],
+		pipelines.map((row) => [
+			row.driver,
+			row.run,
+			row.documents,
+			fixed(row.perSecond),
+			fixed(row.postSeconds),
+			ms(row.latency.p50),
+			ms(row.latency.p95),
+			row.failed,
+		]),
+	)
+	const stages = [...new Set(pipelines.flatMap((row) => Object.keys(row.stages)))]
+	printTable(
+		'Where a document spends its pipeline time (mean ms per stage, 50 documents; with 4 workers stages overlap)',
+		['driver', 'documents', ...stages],
+		pipelines.map((row) => [row.driver, row.run, ...stages.map((stage) => ms(row.stages[stage] ?? Number.NaN))]),
+	)
+}
+
+await main()

@@ -1,0 +1,96 @@
+import { Elysia, t } from 'elysia'
+import { badRequest } from '../../errors.ts'
+import { bearerAuth } from '../auth.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { CONTAINER_TAG_PATTERN, ErrorResponse, errorResponses, MetadataIn } from '../schemas/common.ts'
+import { DocumentAck } from '../schemas/documents.ts'
+import { FileUrlResponse, UploadFileBody } from '../schemas/files.ts'
+import { MetadataFields } from '../schemas/ingest.ts'
+import { validator } from '../validate.ts'
+
+const checkMetadata = validator(MetadataIn)
+const checkFields = validator(MetadataFields)
+const TAG = new RegExp(CONTAINER_TAG_PATTERN)
+
+/** A multipart field holding JSON text (or already parsed by the multipart parser). */
+function jsonField(value: unknown, field: string): unknown {
+	if (typeof value !== 'string') return value
+	try {
+		return JSON.parse(value)
+	} catch {
+		throw badRequest(`${field}: must be JSON text`)
+	}
+}
+
+function metadataField(value: unknown, field: string) {
+	if (value === undefined || value === '') return undefined
+	const checked = checkMetadata(jsonField(value, field), field)
+	if (!checked.ok) throw badRequest(checked.details)
+	return checked.value
+}
+
+/** `containerTag`, else the first of `containerTags` (a JSON array string, or one tag). */
+function containerTagOf(body: { containerTag?: string; containerTags?: string | string[] }): string | undefined {
+	if (body.containerTag) return body.containerTag
+	if (body.containerTags === undefined || body.containerTags === '') return undefined
+	const tags =
+		typeof body.containerTags === 'string' && !body.containerTags.startsWith('[')
+			? [body.containerTags]
+			: jsonField(body.containerTags, 'containerTags')
+	if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string' && tag.length <= 100 && TAG.test(tag))) {
+		throw badRequest('containerTags: must be a tag or a JSON array of tags (letters, digits, "_", ":" or "-")')
+	}
+	return tags[0]
+}
+
+const detail = { tags: ['documents'] }
+
+export function documentFileRoutes({ verify, files }: RouteDeps) {
+	return new Elysia({ prefix: '/v3/documents' })
+		.use(bearerAuth(verify))
+		.post(
+			'/file',
+			async ({ body, scope }) => {
+				const fields =
+					body.metadataFields === undefined
+						? undefined
+						: checkFields(jsonField(body.metadataFields, 'metadataFields'), 'metadataFields')
+				if (fields && !fields.ok) throw badRequest(fields.details)
+				const document = await files.upload(scope, {
+					file: body.file,
+					containerTag: containerTagOf(body),
+					customId: body.customId,
+					metadata: metadataField(body.metadata, 'metadata'),
+					metadataFields: fields?.value,
+					entityContext: body.entityContext,
+					taskType: body.taskType,
+					dreaming: body.dreaming,
+					filepath: body.filepath,
+					fileType: body.fileType,
+					mimeType: body.mimeType,
+				})
+				metadataField(body.filterByMetadata, 'filterByMetadata')
+				return { id: document.id, status: document.status }
+			},
+			{
+				parse: 'formdata',
+				body: UploadFileBody,
+				response: { 200: DocumentAck, ...errorResponses, 415: ErrorResponse },
+				detail: {
+					...detail,
+					summary: 'Upload a file (multipart); the original is kept and its text is indexed',
+					description:
+						'Supported: PDF (text layer), DOCX, PPTX, XLSX, CSV, HTML, Markdown, plain text, JSON, and images read by OCR. The type is detected from the bytes: an unsupported type, or a name or label that contradicts the bytes, is refused with 415 naming the detected type; a file over MEMORY_MAX_UPLOAD_BYTES with 413.',
+				},
+			},
+		)
+		.get(
+			'/:id/file-url',
+			async ({ params, scope, request }) => files.signedUrl(scope, params.id, new URL(request.url).origin),
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 200: FileUrlResponse, ...errorResponses },
+				detail: { ...detail, summary: 'A signed URL (valid 24 hours) that serves the uploaded original' },
+			},
+		)
+}

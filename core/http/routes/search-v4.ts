@@ -1,0 +1,48 @@
+import { Elysia } from 'elysia'
+import { bearerAuth } from '../auth.ts'
+import { parseQueryFilter } from '../filter-input.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { errorResponses } from '../schemas/common.ts'
+import { MemorySearchBody, MemorySearchResponse } from '../schemas/search-v4.ts'
+import { searchResult } from '../serialize-memory.ts'
+
+const DEFAULT_THRESHOLD = 0.6
+
+/** POST /v4/search: memories (default), hybrid (memories and chunks) or documents (chunks only). */
+export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
+	return new Elysia().use(bearerAuth(verify)).post(
+		'/v4/search',
+		async ({ body, scope }) => {
+			const started = performance.now()
+			const tags = body.containerTag ? [body.containerTag] : (body.containerTags ?? null)
+			const include = {
+				documents: body.include?.documents ?? false,
+				summaries: body.include?.summaries ?? false,
+				relatedMemories: body.include?.relatedMemories ?? false,
+				forgottenMemories: body.include?.forgottenMemories ?? false,
+				chunks: body.include?.chunks ?? false,
+			}
+			const hits = await memorySearch(scope, {
+				q: body.q,
+				containerTags: tags && tags.length > 0 ? tags : null,
+				filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
+				threshold: body.threshold ?? DEFAULT_THRESHOLD,
+				limit: body.limit ?? 10,
+				mode: body.searchMode ?? 'memories',
+				include,
+				rerank: body.rerank ?? false,
+			})
+			const results = hits.map((hit) => searchResult(hit, include))
+			return { results, timing: Math.round(performance.now() - started), total: results.length }
+		},
+		{
+			body: MemorySearchBody,
+			response: { 200: MemorySearchResponse, ...errorResponses },
+			detail: {
+				tags: ['search'],
+				summary:
+					'Memory search: vector similarity and full-text rank fused, similarity calibrated to 0..1 (threshold 0.6 by default)',
+			},
+		},
+	)
+}

@@ -1,0 +1,52 @@
+import { t } from 'elysia'
+import { CONTAINER_TAG_PATTERN, ContainerTag, Dreaming, TaskType } from './common.ts'
+
+/** A multipart text field holding JSON; the multipart parser may already have turned it into a value. */
+const JsonField = (description: string) =>
+	t.Union([t.String(), t.Record(t.String(), t.Unknown()), t.Array(t.Unknown())], { description })
+
+export const UploadFileBody = t.Object(
+	{
+		file: t.File({
+			description:
+				'The file: PDF (text layer), DOCX, PPTX, XLSX, CSV, HTML, Markdown, plain text, JSON, or an image (PNG, JPEG, WebP, BMP; read by OCR)',
+		}),
+		containerTag: t.Optional(ContainerTag),
+		containerTags: t.Optional(
+			t.Union([t.String(), t.Array(t.String())], {
+				description: 'Deprecated: a JSON array string such as ["user_1"], or a single tag',
+			}),
+		),
+		metadata: t.Optional(JsonField('Metadata as a JSON object string, e.g. {"category":"report","year":2024}')),
+		filterByMetadata: t.Optional(JsonField('Accepted as on POST /v3/documents')),
+		customId: t.Optional(
+			t.String({
+				minLength: 1,
+				maxLength: 100,
+				pattern: CONTAINER_TAG_PATTERN,
+				error: 'must be 1 to 100 characters of letters, digits, "_", ":" or "-"',
+			}),
+		),
+		entityContext: t.Optional(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' })),
+		taskType: t.Optional(TaskType),
+		dreaming: t.Optional(Dreaming),
+		fileType: t.Optional(
+			t.String({
+				description:
+					'The document type the file is (pdf, image, webpage, google_doc, google_slide, google_sheet, text); a file whose bytes say otherwise is refused with 415',
+			}),
+		),
+		mimeType: t.Optional(t.String({ description: 'Media type of the file, overriding the part’s own' })),
+		filepath: t.Optional(t.String({ minLength: 1, maxLength: 1024 })),
+		useAdvancedProcessing: t.Optional(t.Unknown({ description: 'Deprecated; accepted and ignored' })),
+		metadataFields: t.Optional(
+			JsonField('For a JSON file: a JSON array of field paths to copy into metadata, e.g. ["author","stats.views"]'),
+		),
+	},
+	{ additionalProperties: false },
+)
+
+export const FileUrlResponse = t.Object({
+	url: t.String({ description: 'Signed URL serving the original file; valid 24 hours, no API key needed' }),
+	expiresAt: t.String({ format: 'date-time' }),
+})

@@ -1,0 +1,60 @@
+import type { MemorySettings } from '../config/memory-settings.ts'
+import type { JobQueue } from '../jobs/queue.ts'
+import type { Logger } from '../logger.ts'
+import type { EmbedderPlugin, ExtractorPlugin, RerankerPlugin } from '../plugins/contract.ts'
+import type { Storage } from '../plugins/storage.ts'
+import { createCalibration } from '../search/calibration.ts'
+import { createMemorySearch } from '../search/memory-search.ts'
+import { type DreamingDeps, dreamContainer, rearmPending } from './dreaming.ts'
+import { memoryStep } from './pipeline-step.ts'
+import { createMemoryService } from './service.ts'
+
+/** Containers re-armed at most by the start-up sweep. */
+const PENDING_SWEEP = 10_000
+
+/**
+ * The memory engine's parts, built once by the runtime: the pipeline's memory step, the dreaming worker, the
+ * memory API service and memory search. The first extractor plugin forms memories; without one none are formed
+ * (documents still finish, with dreamingStatus done), while memories written through the API still work.
+ */
+export function createMemoryEngine(deps: {
+	storage: Storage
+	embedder: EmbedderPlugin
+	extractors: ExtractorPlugin[]
+	reranker: RerankerPlugin | null
+	queue: JobQueue
+	logger: Logger
+	settings: MemorySettings
+}) {
+	const { storage, embedder, logger, queue } = deps
+	const extractor = deps.extractors[0] ?? null
+	if (deps.extractors.length > 1) {
+		logger.warn('several extractor plugins are configured; the first one forms memories', {
+			used: extractor?.name,
+			ignored: deps.extractors.slice(1).map((plugin) => plugin.name),
+		})
+	}
+	const dreaming: DreamingDeps = {
+		storage,
+		embedder,
+		extractor,
+		logger,
+		queue,
+		quietSeconds: deps.settings.dreamingQuietSeconds,
+		maxWaitSeconds: deps.settings.dreamingMaxWaitSeconds,
+	}
+	const calibration = createCalibration(embedder, storage.meta)
+	return {
+		step: memoryStep(dreaming),
+		service: createMemoryService({ storage, embedder, extractor, logger, calibration }),
+		search: createMemorySearch({ storage, embedder, reranker: deps.reranker, calibration }),
+		/** Re-arms the batches a stop left pending, then consumes dreaming batches. */
+		async startWorkers(): Promise<void> {
+			const rearmed = await rearmPending(dreaming, PENDING_SWEEP)
+			if (rearmed > 0) logger.info('re-armed pending dreaming batches', { containers: rearmed })
+			await queue.workDreaming((job, attempt) => dreamContainer(job, dreaming, attempt))
+		},
+	}
+}
+
+export type MemoryEngine = ReturnType<typeof createMemoryEngine>

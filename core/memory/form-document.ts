@@ -1,0 +1,203 @@
+import { containerContext, sortCandidates } from '../containers/buckets.ts'
+import type { DocumentRecord, StageRecord } from '../domain/types.ts'
+import { newId } from '../ids.ts'
+import type { Logger } from '../logger.ts'
+import type { EmbedderPlugin, ExtractionInput, ExtractorPlugin } from '../plugins/contract.ts'
+import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/memory-storage.ts'
+import type { Storage } from '../plugins/storage.ts'
+import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
+import { Linker, type PreparedCandidate } from './link.ts'
+import { prepareCandidates, probeFor } from './prepare.ts'
+
+export interface FormationDeps {
+	storage: Storage
+	embedder: EmbedderPlugin
+	/** Null when no extractor is configured: documents then form no memories. */
+	extractor: ExtractorPlugin | null
+	logger: Logger
+}
+
+export type FormationOutcome =
+	/** Memories were formed (or there was nothing new to form). */
+	| { kind: 'formed'; created: number; attached: number; superseded: number; released: number }
+	/** The document forms no memories (superrag, no extractor) or they were formed already. */
+	| { kind: 'skipped' }
+	/** The document is gone or its content changed meanwhile: a newer job owns it. */
+	| { kind: 'stale' }
+
+export interface FormationOptions {
+	/** Also mark dreamingStatus done (dynamic dreaming). */
+	dreamingDone: boolean
+	/** Record a `memories` stage that started then. */
+	stageStartedAt?: string
+}
+
+/** A document read, extracted and embedded, ready for its formation transaction. */
+interface Extracted {
+	document: DocumentRecord
+	guard: FormationGuard
+	candidates: PreparedCandidate[]
+	/** Only new conversation turns were extracted: the document's earlier sources stay. */
+	incremental: boolean
+	formed: NonNullable<FormationPlan['formed']>
+}
+
+/**
+ * Forms a document's memories: extract (only the new turns of a conversation whose earlier turns were extracted
+ * before), embed the statements, and link them against the container's memories in one transaction that also
+ * records the formation on the document. Re-running it for the same content changes nothing.
+ */
+export async function formDocumentMemories(
+	documentId: string,
+	deps: FormationDeps,
+	options: FormationOptions,
+): Promise<FormationOutcome> {
+	const prepared = await extractDocument(documentId, deps, options)
+	if ('kind' in prepared) return prepared
+	const { document } = prepared
+	const result = await deps.storage.memories.form(
+		{ orgId: document.orgId },
+		document.containerTag,
+		prepared.guard,
+		probeFor(prepared.candidates),
+		(context) => planOf(new Linker(context, newId), prepared, context.nearest),
+	)
+	return result ? outcomeOf(deps, prepared, result) : { kind: 'stale' }
+}
+
+/**
+ * Forms several documents of one container (a dreaming batch), in the given order, in one transaction: one lock,
+ * one read of what they may link to, one write of each kind. Later documents link to what earlier ones formed.
+ * Documents that fail to extract are reported and left out; the others proceed.
+ */
+export async function formDocumentBatch(
+	documentIds: string[],
+	deps: FormationDeps,
+	options: FormationOptions,
+): Promise<{ outcomes: Map<string, FormationOutcome>; failures: Map<string, unknown> }> {
+	const outcomes = new Map<string, FormationOutcome>()
+	const failures = new Map<string, unknown>()
+	const ready: Extracted[] = []
+	for (const id of documentIds) {
+		try {
+			const prepared = await extractDocument(id, deps, options)
+			if ('kind' in prepared) outcomes.set(id, prepared)
+			else ready.push(prepared)
+		} catch (error) {
+			failures.set(id, error)
+		}
+	}
+	const first = ready[0]
+	if (!first) return { outcomes, failures }
+	const candidates = ready.flatMap((entry) => entry.candidates)
+	const offsets = ready.map((_, i) => ready.slice(0, i).reduce((sum, entry) => sum + entry.candidates.length, 0))
+	const planned: Extracted[] = []
+	const results = await deps.storage.memories.formMany(
+		{ orgId: first.document.orgId },
+		first.document.containerTag,
+		ready.map((entry) => entry.guard),
+		probeFor(candidates),
+		(context, admitted) => {
+			const linker = new Linker(context, newId)
+			planned.length = 0
+			return ready.flatMap((entry, i) => {
+				if (!admitted.has(entry.document.id)) return []
+				planned.push(entry)
+				const nearest = context.nearest.slice(offsets[i], offsets[i]! + entry.candidates.length)
+				return [planOf(linker, entry, nearest)]
+			})
+		},
+	)
+	for (const entry of ready) outcomes.set(entry.document.id, { kind: 'stale' })
+	for (const [i, result] of results.entries()) {
+		outcomes.set(planned[i]!.document.id, outcomeOf(deps, planned[i]!, result))
+	}
+	return { outcomes, failures }
+}
+
+/** Reads and extracts a document, or says why it forms nothing now. */
+async function extractDocument(
+	documentId: string,
+	deps: FormationDeps,
+	options: FormationOptions,
+): Promise<Extracted | Exclude<FormationOutcome, { kind: 'formed' }>> {
+	const { storage, embedder, extractor } = deps
+	const state = await storage.memories.formationState(documentId)
+	if (!state) return { kind: 'stale' }
+	const { document } = state
+	const stage: StageRecord | undefined = options.stageStartedAt
+		? { stage: 'memories', startedAt: options.stageStartedAt, endedAt: new Date().toISOString(), outcome: 'ok' }
+		: undefined
+	if (document.taskType === 'superrag' || !extractor || state.formedHash === document.contentHash) {
+		if (!options.dreamingDone) return { kind: 'skipped' }
+		const marked = await storage.memories.markDreamed(document.id, document.contentHash, stage)
+		return marked ? { kind: 'skipped' } : { kind: 'stale' }
+	}
+	const text = document.text ?? document.content
+	const conversation = conversationOf(document, text)
+	const turns = conversation?.turns ?? null
+	const known = state.extractedTurns
+	const incremental =
+		turns !== null && known > 0 && turns.length >= known && turnsHash(turns.slice(0, known)) === state.turnsHash
+	const newTurns = turns === null ? null : incremental ? turns.slice(known) : turns
+	const chunks = (await storage.chunks.list({ orgId: document.orgId }, document.id)).map((chunk) => ({
+		position: chunk.position,
+		content: chunk.content,
+	}))
+	// The tag's settings: its entityContext (the document's own wins) and its buckets.
+	const container = await containerContext(storage, { orgId: document.orgId }, document.containerTag)
+	const input: ExtractionInput = {
+		documentId: document.id,
+		containerTag: document.containerTag,
+		text: newTurns === null ? text : renderTurns(newTurns),
+		turns: newTurns,
+		date: documentDate(document, conversation?.preamble ?? ''),
+		entityContext: document.entityContext ?? container.entityContext,
+		chunks,
+		...(container.buckets.length > 0 ? { buckets: container.buckets } : {}),
+	}
+	const found = newTurns !== null && newTurns.length === 0 ? [] : await extractor.extract(input)
+	return {
+		document,
+		guard: { documentId: document.id, contentHash: document.contentHash, extractedTurns: known },
+		candidates: await sortCandidates(
+			embedder,
+			container.buckets,
+			await prepareCandidates(found, embedder, {
+				chunks,
+				turns: newTurns,
+				defaults: { metadata: document.metadata },
+			}),
+		),
+		incremental,
+		formed: {
+			extractedTurns: turns?.length ?? 0,
+			turnsHash: turns ? turnsHash(turns) : null,
+			dreamingDone: options.dreamingDone,
+			stage: stage ? { ...stage, endedAt: new Date().toISOString() } : undefined,
+		},
+	}
+}
+
+function planOf(linker: Linker, entry: Extracted, nearest: { memoryId: string; similarity: number }[][]) {
+	const { plan } = linker.plan(entry.candidates, nearest, entry.document.id)
+	return { ...plan, replaceDocumentSources: !entry.incremental, formed: entry.formed }
+}
+
+function outcomeOf(deps: FormationDeps, entry: Extracted, result: FormationResult): FormationOutcome {
+	deps.logger.debug('memories formed', {
+		documentId: entry.document.id,
+		candidates: entry.candidates.length,
+		created: result.created.length,
+		attached: result.attached.length,
+		superseded: result.superseded.length,
+		incremental: entry.incremental,
+	})
+	return {
+		kind: 'formed',
+		created: result.created.length,
+		attached: result.attached.length,
+		superseded: result.superseded.length,
+		released: result.released,
+	}
+}

@@ -1,0 +1,38 @@
+import { Readability } from '@mozilla/readability'
+import { parseHTML } from 'linkedom'
+import { domToText } from './dom-text.ts'
+import { shortTitle } from './text.ts'
+
+export interface HtmlText {
+	text: string
+	title: string | null
+}
+
+/**
+ * The readable main text of a page (Mozilla Readability, as Firefox Reader View) with its title. A page Readability
+ * finds no article in (a short page, a listing) falls back to the text of its whole body.
+ */
+export function htmlToText(html: string): HtmlText {
+	const { document } = parseHTML(html)
+	const pageTitle = shortTitle(document.querySelector('title')?.textContent ?? '')
+	// Readability changes the tree it reads, so it gets its own copy and the fallback keeps the original.
+	const article = readArticle(html)
+	if (article) {
+		const { document: articleDom } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`)
+		const text = domToText(articleDom.body)
+		if (text) return { text, title: shortTitle(article.title ?? '') ?? pageTitle }
+	}
+	return { text: domToText(document.body ?? document), title: pageTitle }
+}
+
+function readArticle(html: string): { content: string; title: string | null } | null {
+	try {
+		const { document } = parseHTML(html)
+		// biome-ignore lint/suspicious/noExplicitAny: linkedom's Document is the DOM Readability expects
+		const article = new Readability(document as any, { charThreshold: 200 }).parse()
+		if (!article?.content) return null
+		return { content: article.content, title: article.title ?? null }
+	} catch {
+		return null
+	}
+}

@@ -1,0 +1,245 @@
+import type { QueryFilter } from '../domain/filter.ts'
+import type { MemoryLink, MemoryRecord } from '../domain/memory.ts'
+import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types.ts'
+import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
+import type { MemorySearchQuery } from '../plugins/memory-storage.ts'
+import type { Storage } from '../plugins/storage.ts'
+import { type Calibration, type QueryBaseline, similarity } from './calibration.ts'
+import { chunkCandidates } from './chunk-candidates.ts'
+import { containerSamples } from './container-samples.ts'
+import { reciprocalRankFusion } from './fusion.ts'
+import { withIncludes } from './memory-includes.ts'
+import { memoryQuery } from './query-view.ts'
+
+export type SearchMode = 'memories' | 'hybrid' | 'documents'
+
+export interface MemorySearchRequest {
+	q: string
+	containerTags: string[] | null
+	filters?: QueryFilter
+	/** Results scoring below it are left out (0..1). */
+	threshold: number
+	limit: number
+	mode: SearchMode
+	include: {
+		documents: boolean
+		summaries: boolean
+		relatedMemories: boolean
+		forgottenMemories: boolean
+		/** Deprecated: memory results carry the matching chunks of their documents. */
+		chunks: boolean
+	}
+	rerank: boolean
+}
+
+export interface MemoryHit {
+	kind: 'memory'
+	memory: MemoryRecord
+	similarity: number
+	/** With include.documents / include.summaries: the memory's source documents. */
+	documents?: DocumentRecord[]
+	/** With include.relatedMemories: its version chain and extends/derives neighbours. */
+	graph?: { memories: Map<string, MemoryRecord>; links: MemoryLink[] }
+	/** With include.chunks: matching chunks of its source documents. */
+	chunks?: { chunk: ChunkRecord; similarity: number }[]
+}
+
+export interface ChunkHit {
+	kind: 'chunk'
+	chunk: ChunkRecord
+	document: DocumentRecord
+	similarity: number
+}
+
+export type SearchHit = MemoryHit | ChunkHit
+
+/** A match on an older version lifts its chain's latest version to this share of its own score. */
+const HISTORY_LIFT = 0.9
+const CANDIDATES_PER_RESULT = 5
+const MIN_CANDIDATES = 50
+const MAX_CANDIDATES = 200
+const RERANK_CANDIDATES = 50
+
+/**
+ * Memory search (v4): vector and full-text candidates fused by reciprocal rank, each scored with the calibrated
+ * similarity (calibration.ts). Older versions take part as candidates: a question about a fact's old value ("where
+ * does Alex live" against "Alex lives in Boston", since updated by "Alex moved to Seattle") finds the chain's latest
+ * version, which is what is true now. Forgotten and expired memories stay out unless asked for. Hybrid mode adds
+ * document chunks scored the same way; documents mode returns chunks only.
+ */
+export function createMemorySearch(deps: {
+	storage: Storage
+	embedder: EmbedderPlugin
+	reranker: RerankerPlugin | null
+	calibration: Calibration
+}) {
+	const { storage, embedder, reranker, calibration } = deps
+
+	async function memoryHits(
+		scope: Scope,
+		request: MemorySearchRequest,
+		{ vector, terms }: { vector: Float32Array; terms: string[] },
+		baseline: QueryBaseline,
+	): Promise<MemoryHit[]> {
+		const query: MemorySearchQuery = {
+			containerTags: request.containerTags,
+			vector,
+			terms,
+			filters: request.filters,
+			includeForgotten: request.include.forgottenMemories,
+			includeHistory: true,
+			limit: candidateCount(request.limit),
+		}
+		const [byVector, byText] = await Promise.all([
+			storage.memories.searchByVector(scope, query),
+			storage.memories.searchByText(scope, query),
+		])
+		const cosines = new Map(byVector.map((hit) => [hit.memoryId, hit.similarity]))
+		const coverage = new Map(byText.map((hit) => [hit.memoryId, hit.coverage]))
+		const floor = byVector.at(-1)?.similarity ?? 0
+		const fused = reciprocalRankFusion([byVector.map((hit) => hit.memoryId), byText.map((hit) => hit.memoryId)])
+		const order = new Map(fused.map(({ id }, index) => [id, index]))
+		const score = (id: string) => similarity(baseline, cosines.get(id) ?? floor, coverage.get(id) ?? 0)
+		const records = await storage.memories.getMany(
+			scope,
+			fused.map(({ id }) => id),
+		)
+		const scores = new Map<string, { memory: MemoryRecord; similarity: number }>()
+		for (const memory of records) if (memory.isLatest) scores.set(memory.id, { memory, similarity: score(memory.id) })
+		await liftLatestVersions(
+			scope,
+			query,
+			records.filter((memory) => !memory.isLatest),
+			score,
+			baseline,
+			scores,
+		)
+		return [...scores.values()]
+			.map(({ memory, similarity }) => ({ kind: 'memory' as const, memory, similarity }))
+			.sort((a, b) => b.similarity - a.similarity || rank(order, a.memory.id) - rank(order, b.memory.id))
+	}
+
+	/** Older versions that matched lend their score to their chain's latest version, if that one is in scope. */
+	async function liftLatestVersions(
+		scope: Scope,
+		query: MemorySearchQuery,
+		older: MemoryRecord[],
+		score: (id: string) => number,
+		baseline: QueryBaseline,
+		scores: Map<string, { memory: MemoryRecord; similarity: number }>,
+	) {
+		if (older.length === 0) return
+		const { memories } = await storage.memories.graph(
+			scope,
+			older.map((memory) => memory.id),
+		)
+		const latestOfChain = new Map<string, MemoryRecord>()
+		for (const memory of memories) if (memory.isLatest) latestOfChain.set(memory.rootMemoryId ?? memory.id, memory)
+		const lifted = new Map<string, number>()
+		for (const memory of older) {
+			const latest = latestOfChain.get(memory.rootMemoryId ?? memory.id)
+			if (!latest) continue
+			lifted.set(latest.id, Math.max(lifted.get(latest.id) ?? 0, HISTORY_LIFT * score(memory.id)))
+		}
+		// Latest versions that were not candidates themselves must still pass the scope, filters and forgetting.
+		const unseen = [...lifted.keys()].filter((id) => !scores.has(id))
+		const admitted =
+			unseen.length === 0
+				? []
+				: await storage.memories.searchByVector(scope, {
+						...query,
+						includeHistory: false,
+						ids: unseen,
+						limit: unseen.length,
+					})
+		const admittedCosine = new Map(admitted.map((hit) => [hit.memoryId, hit.similarity]))
+		const records = new Map(memories.map((memory) => [memory.id, memory]))
+		for (const [id, liftedScore] of lifted) {
+			const current = scores.get(id)
+			if (current) current.similarity = Math.max(current.similarity, liftedScore)
+			else if (admittedCosine.has(id)) {
+				const own = similarity(baseline, admittedCosine.get(id)!)
+				scores.set(id, { memory: records.get(id)!, similarity: Math.max(own, liftedScore) })
+			}
+		}
+	}
+
+	async function chunkHits(
+		scope: Scope,
+		request: MemorySearchRequest,
+		vector: Float32Array,
+		baseline: QueryBaseline,
+	): Promise<ChunkHit[]> {
+		const { ranked, floor } = await chunkCandidates(storage, scope, {
+			q: request.q,
+			vector,
+			containerTags: request.containerTags,
+			filters: request.filters,
+			limit: candidateCount(request.limit),
+		})
+		const chunks = new Map(
+			(
+				await storage.chunks.byIds(
+					scope,
+					ranked.map((c) => c.chunkId),
+				)
+			).map((c) => [c.id, c]),
+		)
+		const documents = new Map(
+			(await storage.documents.getMany(scope, [...new Set(ranked.map((c) => c.documentId))])).map((d) => [d.id, d]),
+		)
+		return ranked
+			.flatMap((candidate, index) => {
+				const chunk = chunks.get(candidate.chunkId)
+				const document = documents.get(candidate.documentId)
+				if (!chunk || !document) return []
+				const score = similarity(baseline, candidate.cosine ?? floor, candidate.coverage)
+				return [{ hit: { kind: 'chunk' as const, chunk, document, similarity: score }, index }]
+			})
+			.sort((a, b) => b.hit.similarity - a.hit.similarity || a.index - b.index)
+			.map(({ hit }) => hit)
+	}
+
+	async function rerankHits(request: MemorySearchRequest, hits: SearchHit[]): Promise<SearchHit[]> {
+		if (!request.rerank || !reranker || hits.length === 0) return hits
+		const head = hits.slice(0, RERANK_CANDIDATES)
+		const scores = await reranker.rerank(request.q, head.map(textOf))
+		const reranked = head.map((hit, i) => ({ ...hit, similarity: scores[i] ?? 0 }))
+		return [...reranked, ...hits.slice(RERANK_CANDIDATES)].sort((a, b) => b.similarity - a.similarity)
+	}
+
+	const samples = containerSamples(storage)
+
+	return async function searchMemories(scope: Scope, request: MemorySearchRequest): Promise<SearchHit[]> {
+		const query = await memoryQuery(embedder, request.q)
+		const baseline = await calibration.baseline(query.vector, await samples(scope, request.containerTags))
+		const wantsMemories = request.mode !== 'documents'
+		const wantsChunks = request.mode !== 'memories' || request.include.chunks
+		const [memories, chunks] = await Promise.all([
+			wantsMemories ? memoryHits(scope, request, query, baseline) : Promise.resolve([]),
+			wantsChunks ? chunkHits(scope, request, query.vector, baseline) : Promise.resolve([]),
+		])
+		const pool: SearchHit[] = [...memories, ...(request.mode === 'memories' ? [] : chunks)].sort(
+			(a, b) => b.similarity - a.similarity,
+		)
+		const hits = (await rerankHits(request, pool))
+			.filter((hit) => hit.similarity >= request.threshold)
+			.slice(0, request.limit)
+		await withIncludes(storage, scope, request, hits, chunks)
+		return hits
+	}
+}
+
+function candidateCount(limit: number): number {
+	return Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT))
+}
+
+function rank(order: Map<string, number>, id: string): number {
+	return order.get(id) ?? Number.MAX_SAFE_INTEGER
+}
+
+function textOf(hit: SearchHit): string {
+	return hit.kind === 'memory' ? hit.memory.memory : hit.chunk.content
+}
+
+export type MemorySearch = ReturnType<typeof createMemorySearch>

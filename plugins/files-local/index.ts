@@ -1,0 +1,1 @@
+export { type FilesLocalOptions, filesLocal } from './plugin.ts'

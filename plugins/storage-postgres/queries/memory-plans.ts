@@ -1,0 +1,46 @@
+import type { MemorySearchQuery, Scope } from '../../../core/index.ts'
+import type { Db } from '../db.ts'
+import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
+import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
+import type { Statement } from './params.ts'
+import { ITERATIVE_INDEX_SCAN } from './search.ts'
+
+/**
+ * Query plans (EXPLAIN) of the memory searches and of the formation's fact and text lookups, to check the indexes
+ * they use. `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`.
+ */
+export async function memoryPlans(
+	db: Db,
+	scope: Scope,
+	query: MemorySearchQuery,
+	containerTag: string,
+	settings: Record<string, string> = {},
+): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
+	const explain = (statement: Statement) =>
+		db.transaction(async (tx) => {
+			await tx.query(ITERATIVE_INDEX_SCAN)
+			await tx.query(MEMORY_EF_SEARCH)
+			for (const [name, value] of Object.entries(settings)) {
+				await tx.query('SELECT set_config($1, $2, true)', [name, value])
+			}
+			const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.params)
+			return rows.map((row) => row['QUERY PLAN']).join('\n')
+		})
+	const text = memoryTextStatement(scope, query)
+	return {
+		vector: await explain(memoryVectorStatement(scope, query)),
+		text: text ? await explain(text) : null,
+		facts: await explain({
+			text: `SELECT ${LINKABLE_COLUMNS} FROM memories m
+				JOIN unnest($3::text[], $4::text[]) AS fact(subject, attribute)
+					ON m.subject = fact.subject AND m.attribute = fact.attribute
+				WHERE m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`,
+			params: [scope.orgId, containerTag, ['alex'], ['residence']],
+		}),
+		contentKeys: await explain({
+			text: `SELECT ${LINKABLE_COLUMNS} FROM memories m
+				WHERE m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE} AND m.content_key = ANY($3::text[])`,
+			params: [scope.orgId, containerTag, ['alex lives in boston']],
+		}),
+	}
+}

@@ -1,0 +1,94 @@
+import type { MemorySearchQuery, MemoryTextHit, MemoryVectorHit, Scope } from '../../../core/index.ts'
+import type { Db } from '../db.ts'
+import { filterSql } from './filters.ts'
+import { ACTIVE, memoryScope } from './memory-rows.ts'
+import { Params, type Statement, vectorParam } from './params.ts'
+import { ITERATIVE_INDEX_SCAN, queryWords } from './search.ts'
+
+export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
+	if (query.limit <= 0) return []
+	const statement = memoryVectorStatement(scope, query)
+	const rows = await db.transaction(async (tx) => {
+		await tx.query(ITERATIVE_INDEX_SCAN)
+		await tx.query(MEMORY_EF_SEARCH)
+		return tx.query<{ id: string; similarity: number }>(statement.text, statement.params)
+	})
+	return rows.map((row) => ({ memoryId: row.id, similarity: row.similarity }))
+}
+
+/** The slice the sample is drawn from: keeps the cost bounded in a very large container. */
+const SAMPLE_POOL = 2000
+
+export async function sampleMemoryVectors(
+	db: Db,
+	scope: Scope,
+	containerTags: string[] | null,
+	count: number,
+): Promise<Float32Array[]> {
+	const params = new Params()
+	const where = [...memoryScope(scope.orgId, containerTags, params), 'm.is_latest', ACTIVE, 'm.embedding IS NOT NULL']
+	const rows = await db.query<{ embedding: string }>(
+		`WITH pool AS (SELECT m.embedding FROM memories m WHERE ${where.join(' AND ')} LIMIT ${params.add(SAMPLE_POOL)})
+		SELECT embedding::text AS embedding FROM pool ORDER BY random() LIMIT ${params.add(count)}`,
+		params.values,
+	)
+	return rows.map((row) => Float32Array.from(JSON.parse(row.embedding) as number[]))
+}
+
+export async function memoriesByText(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryTextHit[]> {
+	const statement = memoryTextStatement(scope, query)
+	if (!statement || query.limit <= 0) return []
+	const rows = await db.query<{ id: string; rank: number; coverage: number }>(statement.text, statement.params)
+	return rows.map((row) => ({ memoryId: row.id, rank: row.rank, coverage: row.coverage }))
+}
+
+/** The memory index is built sparser than the chunk index (see schema-memories.ts): searches look wider. */
+export const MEMORY_EF_SEARCH = 'SET LOCAL hnsw.ef_search = 100'
+
+/** Cosine similarity (1 - cosine distance) of memories in scope, best first. */
+export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): Statement {
+	const params = new Params()
+	const where = searchScope(scope, query, params)
+	const vector = params.add(vectorParam(query.vector))
+	const text = `WITH nearest AS MATERIALIZED (
+		SELECT m.id, m.embedding <=> ${vector}::vector AS distance
+		FROM memories m
+		WHERE m.embedding IS NOT NULL AND ${where}
+		ORDER BY distance
+		LIMIT ${params.add(query.limit)}
+	)
+	SELECT id, 1 - distance AS similarity FROM nearest ORDER BY distance, id`
+	return { text, params: params.values }
+}
+
+/**
+ * Full-text rank of memories in scope for any of the query's words, best first, with the share of the query's
+ * lexemes each one contains; null when no word is left.
+ */
+export function memoryTextStatement(scope: Scope, query: MemorySearchQuery): Statement | null {
+	const words = queryWords(query.terms)
+	if (words.length === 0) return null
+	const params = new Params()
+	const where = searchScope(scope, query, params)
+	const tsquery = params.add(words.join(' | '))
+	const lexemes = params.add(words.join(' '))
+	const text = `SELECT m.id, ts_rank_cd(m.tsv, q.query, 32)::float8 AS rank,
+			(SELECT count(*) FROM unnest(tsvector_to_array(m.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
+				/ greatest(cardinality(ql.lexemes), 1) AS coverage
+		FROM memories m
+		CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
+		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
+		WHERE m.tsv @@ q.query AND ${where}
+		ORDER BY rank DESC, m.id
+		LIMIT ${params.add(query.limit)}`
+	return { text, params: params.values }
+}
+
+function searchScope(scope: Scope, query: MemorySearchQuery, params: Params): string {
+	const conditions = memoryScope(scope.orgId, query.containerTags, params)
+	if (query.ids) conditions.push(`m.id = ANY(${params.add(query.ids)}::text[])`)
+	if (!query.includeHistory) conditions.push('m.is_latest')
+	if (!query.includeForgotten) conditions.push(ACTIVE)
+	if (query.filters) conditions.push(filterSql(query.filters, 'm.metadata', params))
+	return conditions.join(' AND ')
+}
