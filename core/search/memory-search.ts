@@ -30,6 +30,8 @@ export interface MemorySearchRequest {
 		chunks: boolean
 	}
 	rerank: boolean
+	/** Chunks of documents at this path (or under it, ending in `/`); memories are not filtered by it. */
+	filepath?: string
 }
 
 export interface MemoryHit {
@@ -175,6 +177,7 @@ export function createMemorySearch(deps: {
 			vector,
 			containerTags: request.containerTags,
 			filters: request.filters,
+			filepath: request.filepath,
 			limit: candidateCount(request.limit),
 		})
 		const chunks = new Map(

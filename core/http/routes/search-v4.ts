@@ -31,6 +31,7 @@ export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
 				mode: body.searchMode ?? 'memories',
 				include,
 				rerank: body.rerank ?? false,
+				filepath: body.filepath,
 			})
 			const results = hits.map((hit) => searchResult(hit, include))
 			return { results, timing: Math.round(performance.now() - started), total: results.length }

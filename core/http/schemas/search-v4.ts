@@ -50,7 +50,9 @@ export const MemorySearchBody = t.Object(
 				default: undefined,
 			}),
 		),
-		filepath: t.Optional(t.String({ minLength: 1, description: 'Accepted; not applied to memories' })),
+		filepath: t.Optional(
+			t.String({ minLength: 1, description: 'Chunks of documents at this path (a prefix when it ends with /)' }),
+		),
 	},
 	{ additionalProperties: false },
 )
