@@ -1,40 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import Supermemory, { toFile } from 'supermemory'
+import { type ClientHarness, failure, startClientHarness } from './helpers/client.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { binaryGarbage, sampleDocx, samplePdf } from './helpers/sample-files.ts'
-import { startTestService, type TestService } from './helpers/service.ts'
 
 describeEachDriver('official supermemory client (v4): file upload and batch add', (driver) => {
-	let t: TestService
-	let server: ReturnType<NonNullable<TestService['service']['app']>['listen']>
+	let harness: ClientHarness
 	let client: Supermemory
 	beforeAll(async () => {
-		t = await startTestService(driver, { extractor: null })
-		server = t.service.app!.listen({ port: 0, hostname: '127.0.0.1' })
-		client = new Supermemory({ baseURL: `http://127.0.0.1:${server.server!.port}`, apiKey: t.key, maxRetries: 0 })
+		harness = await startClientHarness(driver, { extractor: null })
+		client = harness.client
 	}, 60_000)
-	afterAll(async () => {
-		await server.stop()
-		await t.stop()
-	})
-
-	async function waitDone(id: string) {
-		for (let i = 0; i < 400; i++) {
-			const document = await client.documents.get(id)
-			if (document.status === 'done' || document.status === 'failed') return document
-			await Bun.sleep(50)
-		}
-		throw new Error(`document ${id} did not finish`)
-	}
-
-	async function failure(call: PromiseLike<unknown>): Promise<unknown> {
-		try {
-			await call
-		} catch (error) {
-			return error
-		}
-		throw new Error('the call succeeded')
-	}
+	afterAll(() => harness.stop())
+	const waitDone = (id: string) => harness.waitDone(id)
 
 	it('uploads a PDF and a DOCX with uploadFile, with tags and metadata as the client sends them', async () => {
 		const pdf = await client.documents.uploadFile({

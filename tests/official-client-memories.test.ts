@@ -1,43 +1,21 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import Supermemory from 'supermemory'
+import { type ClientHarness, failure, startClientHarness } from './helpers/client.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
-import { startTestService, type TestService } from './helpers/service.ts'
 
 /**
  * The published client's v4 calls (search, search.memories, memories.updateMemory, memories.forget) against a real
  * listening server with the default extractor (extractor-rules): a chat becomes memories, a changed fact a version.
  */
 describeEachDriver('official supermemory client (v4): memories', (driver) => {
-	let t: TestService
-	let server: ReturnType<NonNullable<TestService['service']['app']>['listen']>
+	let harness: ClientHarness
 	let client: Supermemory
 	beforeAll(async () => {
-		t = await startTestService(driver)
-		server = t.service.app!.listen({ port: 0, hostname: '127.0.0.1' })
-		client = new Supermemory({ baseURL: `http://127.0.0.1:${server.server!.port}`, apiKey: t.key, maxRetries: 0 })
+		harness = await startClientHarness(driver)
+		client = harness.client
 	}, 60_000)
-	afterAll(async () => {
-		await server.stop()
-		await t.stop()
-	})
-
-	async function failure(call: PromiseLike<unknown>): Promise<unknown> {
-		try {
-			await call
-		} catch (error) {
-			return error
-		}
-		throw new Error('the call succeeded')
-	}
-
-	async function waitDone(id: string) {
-		for (let i = 0; i < 400; i++) {
-			const document = await client.documents.get(id)
-			if (document.status === 'done' || document.status === 'failed') return document
-			await Bun.sleep(50)
-		}
-		throw new Error(`document ${id} did not finish`)
-	}
+	afterAll(() => harness.stop())
+	const waitDone = (id: string) => harness.waitDone(id)
 
 	/** A chat sent as `role: text` lines under one customId, as the brief describes; re-sent with more turns. */
 	async function sendChat(lines: string[]) {
