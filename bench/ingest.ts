@@ -4,7 +4,7 @@
  *
  *   bun bench/ingest.ts [--driver embedded|postgres] [--quick]
  */
-import { waitUntilProcessed } from './lib/documents.ts'
+import { listDocuments, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
@@ -16,10 +16,15 @@ import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const ACK_REQUESTS = { 1: QUICK ? 50 : 200, 16: QUICK ? 160 : 800 } as Record<number, number>
+/**
+ * Formations of one container run one at a time (they link against each other), so one container is the worst case;
+ * 16 containers is many users writing at once.
+ */
 const PIPELINE_RUNS = [
-	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500 },
-	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500 },
-	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150 },
+	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500, containers: 1 },
+	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500, containers: 1 },
+	{ name: '1 KB chat, 16 containers', bytes: 1_024, kind: 'chat', count: QUICK ? 160 : 800, containers: 16 },
+	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150, containers: 1 },
 ] as const
 const DRAIN_TIMEOUT_MS = 15 * 60_000
 
@@ -73,7 +78,8 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 				await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
 			}
 			for (const run of PIPELINE_RUNS) {
-				const tag = `pipeline-${run.name.replaceAll(' ', '-')}`
+				const base = `pipeline-${run.name.replaceAll(/[ ,]+/g, '-')}`
+				const tags = Array.from({ length: run.containers }, (_, i) => (run.containers === 1 ? base : `${base}-${i}`))
 				const contents = Array.from({ length: run.count }, () =>
 					run.kind === 'chat' ? generator.chat(run.bytes) : generator.prose(run.bytes),
 				)
@@ -81,11 +87,16 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 				const posted = await measureEndpoint(
 					client,
 					'/v3/documents',
-					(i) => ({ content: contents[i], containerTag: tag, dreaming: 'instant' }),
+					(i) => ({ content: contents[i], containerTag: tags[i % tags.length], dreaming: 'instant' }),
 					{ concurrency: 16, requests: run.count, maxMs: 5 * 60_000 },
 				)
 				const postSeconds = (performance.now() - posting) / 1000
-				const documents = await waitUntilProcessed(client, tag, posted.client.count, DRAIN_TIMEOUT_MS)
+				const firstExpected = Math.ceil(posted.client.count / tags.length)
+				const first = await waitUntilProcessed(client, tags[0]!, firstExpected, DRAIN_TIMEOUT_MS)
+				const documents = [
+					...first,
+					...(await Promise.all(tags.slice(1).map((tag) => listDocuments(client, tag)))).flat(),
+				]
 				const created = documents.map((d) => Date.parse(d.createdAt))
 				const finished = documents.map((d) => Date.parse(d.updatedAt))
 				const spanSeconds = (Math.max(...finished) - Math.min(...created)) / 1000

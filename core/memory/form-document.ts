@@ -33,7 +33,7 @@ export interface FormationOptions {
 }
 
 /** A document read, extracted and embedded, ready for its formation transaction. */
-interface Extracted {
+export interface Extracted {
 	document: DocumentRecord
 	guard: FormationGuard
 	candidates: PreparedCandidate[]
@@ -54,15 +54,7 @@ export async function formDocumentMemories(
 ): Promise<FormationOutcome> {
 	const prepared = await extractDocument(documentId, deps, options)
 	if ('kind' in prepared) return prepared
-	const { document } = prepared
-	const result = await deps.storage.memories.form(
-		{ orgId: document.orgId },
-		document.containerTag,
-		prepared.guard,
-		probeFor(prepared.candidates),
-		(context) => planOf(new Linker(context, newId), prepared, context.nearest),
-	)
-	return result ? outcomeOf(deps, prepared, result) : { kind: 'stale' }
+	return (await formExtracted([prepared], deps)).get(documentId) ?? { kind: 'stale' }
 }
 
 /**
@@ -87,8 +79,18 @@ export async function formDocumentBatch(
 			failures.set(id, error)
 		}
 	}
+	for (const [id, outcome] of await formExtracted(ready, deps)) outcomes.set(id, outcome)
+	return { outcomes, failures }
+}
+
+/**
+ * The formation transaction for documents of one container that are read and extracted already, in order. A
+ * document whose guard no longer holds (its content changed meanwhile) comes back `stale`.
+ */
+export async function formExtracted(ready: Extracted[], deps: FormationDeps): Promise<Map<string, FormationOutcome>> {
+	const outcomes = new Map<string, FormationOutcome>()
 	const first = ready[0]
-	if (!first) return { outcomes, failures }
+	if (!first) return outcomes
 	const candidates = ready.flatMap((entry) => entry.candidates)
 	const offsets = ready.map((_, i) => ready.slice(0, i).reduce((sum, entry) => sum + entry.candidates.length, 0))
 	const planned: Extracted[] = []
@@ -112,11 +114,11 @@ export async function formDocumentBatch(
 	for (const [i, result] of results.entries()) {
 		outcomes.set(planned[i]!.document.id, outcomeOf(deps, planned[i]!, result))
 	}
-	return { outcomes, failures }
+	return outcomes
 }
 
 /** Reads and extracts a document, or says why it forms nothing now. */
-async function extractDocument(
+export async function extractDocument(
 	documentId: string,
 	deps: FormationDeps,
 	options: FormationOptions,

@@ -28,9 +28,10 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 		driver = null
 		await open?.close()
 	}
-	const rowsChanged = async (count: number) => {
-		if (!started().autovacuum) await statistics.rowsChanged(count)
-	}
+	// Also on PostgreSQL: autovacuum analyzes a table at most once a minute (often much later), and a container
+	// that grows from nothing plans its formation reads as if it held one row until then (hash joins over the whole
+	// container instead of index lookups: 9 ms instead of 2 at 3,000 memories).
+	const rowsChanged = (count: number) => statistics.rowsChanged(count)
 	const stores = storesOver(db, { chunks: { published: rowsChanged }, memories: { written: rowsChanged } })
 
 	return {
@@ -42,7 +43,8 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 			try {
 				driver ??= await openDriver(options)
 				await migrate(driver.db, ctx.vectorSpace, ctx.logger)
-				if (!driver.autovacuum) await statistics.resume()
+				if (driver.autovacuum) await statistics.track()
+				else await statistics.resume()
 			} catch (error) {
 				await close()
 				if (error instanceof StartupError) throw error

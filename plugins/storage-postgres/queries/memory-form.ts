@@ -13,8 +13,11 @@ import { MEMORY_EF_SEARCH } from './memory-search.ts'
 import { vectorParam } from './params.ts'
 import { ITERATIVE_INDEX_SCAN } from './search.ts'
 
-/** Up to this many latest memories, a container's neighbours are found exactly; above it, through the HNSW index. */
-const EXACT_NEIGHBOURS_UP_TO = 5000
+/**
+ * Up to this many latest memories, a container's neighbours are found exactly; above it, through the HNSW index. An
+ * exact probe costs about 0.2 ms per 1,000 memories on PostgreSQL, an index probe about 0.15 ms at any size.
+ */
+const EXACT_NEIGHBOURS_UP_TO = 1000
 
 /** Latest, active memories of the formation's container ($1 org, $2 container), alias `m`. */
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
@@ -102,19 +105,23 @@ async function readContext(
 				SELECT pool.id, 1 - (pool.embedding <=> probe.vector) AS similarity FROM pool
 				ORDER BY pool.embedding <=> probe.vector LIMIT $4
 			) AS hit
+			WHERE (SELECT count(*) FROM pool) <= ${EXACT_NEIGHBOURS_UP_TO}
 		),
 		wanted AS (
 			SELECT id FROM near
 			UNION SELECT unnest($5::text[])
-			UNION SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.content_key = ANY($6::text[])
-			UNION SELECT m.id FROM memories m
-				JOIN unnest($7::text[], $8::text[]) AS fact(subject, attribute)
-					ON m.subject = fact.subject AND m.attribute = fact.attribute
-				WHERE ${LINKABLE}
+			UNION SELECT hit.id FROM unnest($6::text[]) AS given(key) CROSS JOIN LATERAL (
+				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.content_key = given.key
+			) AS hit
+			UNION SELECT hit.id FROM unnest($7::text[], $8::text[]) AS fact(subject, attribute) CROSS JOIN LATERAL (
+				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.subject = fact.subject AND m.attribute = fact.attribute
+			) AS hit
 		)
 		SELECT ${LINKABLE_COLUMNS}, (SELECT count(*) FROM pool)::int AS pool_size,
 			(SELECT json_agg(json_build_array(near.i, near.similarity)) FROM near WHERE near.id = m.id) AS near
-		FROM memories m WHERE m.org_id = $1 AND m.container_tag = $2 AND m.id IN (SELECT id FROM wanted)`,
+		FROM wanted CROSS JOIN LATERAL (
+			SELECT * FROM memories m WHERE m.id = wanted.id AND m.org_id = $1 AND m.container_tag = $2
+		) AS m`,
 		[
 			scope.orgId,
 			containerTag,

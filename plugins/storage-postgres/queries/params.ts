@@ -19,9 +19,19 @@ export function jsonParam(value: unknown): string | null {
 	return value === null || value === undefined ? null : JSON.stringify(value)
 }
 
-/** pgvector's text form, `[a,b,c]`, cast with `::vector` in SQL. */
+/**
+ * pgvector's text form, `[a,b,c]`, cast with `::vector` in SQL. Components are written with seven decimals: pgvector
+ * keeps float32 (about seven significant digits) and embedders' unit-length vectors have components below 1, so
+ * nothing that matters is lost, while the text is half as long and twice as fast to build as the shortest
+ * round-trip form of each double.
+ */
 export function vectorParam(vector: Float32Array): string {
-	return `[${Array.from(vector).join(',')}]`
+	let text = '['
+	for (let i = 0; i < vector.length; i++) {
+		if (i > 0) text += ','
+		text += Math.round(vector[i]! * 1e7) / 1e7
+	}
+	return `${text}]`
 }
 
 /** PostgreSQL text cannot hold NUL characters; dropping them is the only way to store such input. */

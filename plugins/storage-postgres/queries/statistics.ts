@@ -2,8 +2,8 @@ import type { Db } from '../db.ts'
 
 /**
  * PGlite runs no autovacuum, so an embedded store would plan every query with the statistics of an empty table (a
- * sort of the whole org instead of the HNSW index, for instance). This refreshes them the way autovacuum's analyze
- * does by default: after 50 rows plus a tenth of the table have changed.
+ * sort of the whole org instead of the HNSW index, for instance); PostgreSQL's autovacuum analyzes late. This
+ * refreshes them the way autovacuum's analyze does by default: after 50 rows plus a tenth of the table have changed.
  */
 const SAVED_STATE_KEY = 'planner-statistics'
 
@@ -16,10 +16,19 @@ export class PlannerStatistics {
 	async refresh(): Promise<void> {
 		this.changedRows = 0
 		await this.db().exec('ANALYZE documents, chunks, memories')
+		this.rowsAtLastAnalyze = await this.tableRows()
+	}
+
+	private async tableRows(): Promise<number> {
 		const [row] = await this.db().query<{ rows: number }>(
 			"SELECT sum(greatest(reltuples, 0))::float8 AS rows FROM pg_class WHERE oid IN ('chunks'::regclass, 'memories'::regclass)",
 		)
-		this.rowsAtLastAnalyze = row?.rows ?? 0
+		return row?.rows ?? 0
+	}
+
+	/** At start-up on PostgreSQL, where autovacuum analyzes too: only learns the table sizes. */
+	async track(): Promise<void> {
+		this.rowsAtLastAnalyze = await this.tableRows()
 	}
 
 	/**
