@@ -251,6 +251,27 @@ describeEachDriver('memory formation (instant dreaming, test extractor)', (drive
 		expect(milk.documentIds.sort()).toEqual([first.id, second.id].sort())
 	})
 
+	it('forms documents that arrive together in one container once each, linked to each other', async () => {
+		const hobbies = ['chess', 'rowing', 'pottery', 'fencing', 'archery', 'baking', 'sailing', 'judo']
+		const posted = await Promise.all(
+			hobbies.map((hobby) =>
+				t.json('POST', '/v3/documents', {
+					content: `Marie prefers oat milk. Marie practises ${hobby}.`,
+					containerTag: 'formation_together',
+					dreaming: 'instant',
+				}),
+			),
+		)
+		const done = await Promise.all(posted.map((reply) => t.waitForStatus(reply.body.id)))
+		expect(done.map((document) => document.status)).toEqual(hobbies.map(() => 'done'))
+		const entries = await list('formation_together')
+		expect(entries.map((entry: { memory: string }) => entry.memory).sort()).toEqual(
+			['Marie prefers oat milk.', ...hobbies.map((hobby) => `Marie practises ${hobby}.`)].sort(),
+		)
+		const milk = entries.find((entry: { memory: string }) => entry.memory === 'Marie prefers oat milk.')
+		expect(milk.documentIds.sort()).toEqual(done.map((document) => document.id).sort())
+	})
+
 	it('links added detail (extends) and inferences (derives)', async () => {
 		await ingest('Alex works as a nurse.', 'formation_4')
 		await ingest(

@@ -20,7 +20,8 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 		return driver
 	}
 	const db = (): Db => started().db
-	const statistics = new PlannerStatistics(db)
+	// PostgreSQL's autovacuum analyzes as well: there the plugin only covers a table's first minutes.
+	const statistics = new PlannerStatistics(db, options.databaseUrl ? 30_000 : 0)
 	const close = async () => {
 		const open = driver
 		// Best effort: without the saved count the next start just runs ANALYZE.

@@ -10,11 +10,20 @@ const SAVED_STATE_KEY = 'planner-statistics'
 export class PlannerStatistics {
 	private changedRows = 0
 	private rowsAtLastAnalyze = 0
+	private lastAnalyzeAt = Number.NEGATIVE_INFINITY
 
-	constructor(private readonly db: () => Db) {}
+	/**
+	 * `minIntervalMs` spaces ANALYZEs out while tables grow fast (each one samples every table: ~80 ms on PostgreSQL
+	 * with a few thousand rows); the planner scales analyzed row counts by the table's current size meanwhile.
+	 */
+	constructor(
+		private readonly db: () => Db,
+		private readonly minIntervalMs = 0,
+	) {}
 
 	async refresh(): Promise<void> {
 		this.changedRows = 0
+		this.lastAnalyzeAt = performance.now()
 		await this.db().exec('ANALYZE documents, chunks, memories')
 		this.rowsAtLastAnalyze = await this.tableRows()
 	}
@@ -61,6 +70,8 @@ export class PlannerStatistics {
 
 	async rowsChanged(count: number): Promise<void> {
 		this.changedRows += count
-		if (this.changedRows >= 50 + 0.1 * this.rowsAtLastAnalyze) await this.refresh()
+		if (this.changedRows < 50 + 0.1 * this.rowsAtLastAnalyze) return
+		if (performance.now() - this.lastAnalyzeAt < this.minIntervalMs) return
+		await this.refresh()
 	}
 }
