@@ -270,6 +270,29 @@ describe('extractor-rules', () => {
 			expect([vegan!.content, vegan!.isStatic]).toEqual(['Caroline is vegan', true])
 			expect([tired!.content, tired!.isStatic]).toEqual(['Caroline is exhausted after the trip on 2023-05-08', false])
 		})
+
+		it('keeps exclamations, wishes and what someone wanted or liked before out of the durable facts', async () => {
+			const candidates = await extractor.extract(
+				chat([
+					['Melanie', 'Caroline, you are so thoughtful.'],
+					['Caroline', 'Art is such a source of joy.'],
+					['Caroline', 'I would love to check them out.'],
+					['Caroline', 'I wanted to capture their unity.'],
+					['Caroline', 'I loved reading books as a kid.'],
+					['Caroline', 'I love creating art.'],
+					['Caroline', 'I want to become a counselor.'],
+				]),
+			)
+			expect(candidates.map((candidate) => [candidate.content, candidate.isStatic])).toEqual([
+				['Caroline is so thoughtful', false],
+				['Art is such a source of joy', false],
+				['Caroline would love to check them out', false],
+				['Caroline wanted to capture their unity', false],
+				['Caroline loved reading books as a kid', false],
+				['Caroline loves creating art', true],
+				['Caroline wants to become a counselor', true],
+			])
+		})
 	})
 
 	describe('sources', () => {

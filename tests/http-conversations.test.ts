@@ -1,23 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { ExtractionInput, ExtractorPlugin } from '../core/index.ts'
 import { renderMessages } from '../core/memory/messages.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
-import { testExtractor } from './helpers/test-extractor.ts'
-
-/** The test extractor, remembering what it was asked to extract. */
-function recordingExtractor(): ExtractorPlugin & { inputs: ExtractionInput[] } {
-	const inner = testExtractor()
-	const inputs: ExtractionInput[] = []
-	return {
-		...inner,
-		inputs,
-		async extract(input) {
-			inputs.push(input)
-			return inner.extract(input)
-		},
-	}
-}
+import { recordingExtractor } from './helpers/test-extractor.ts'
 
 describe('conversation rendering', () => {
 	it('writes one speaker line per message, with names, image parts and safe continuation lines', () => {

@@ -130,6 +130,7 @@ export const EVALUATIVE_LEMMAS = new Set([
 	'helpful',
 	'impressive',
 	'incredible',
+	'inspiration',
 	'inspiring',
 	'interesting',
 	'lovely',

@@ -71,3 +71,17 @@ function firstPerson(sentence: string, speaker: string | null): string {
 		.replace(/^I now work as /, `${speaker} now works as `)
 		.replace(/^I /, `${speaker} `)
 }
+
+/** The test extractor, remembering what it was asked to extract. */
+export function recordingExtractor(): ExtractorPlugin & { inputs: ExtractionInput[] } {
+	const inner = testExtractor()
+	const inputs: ExtractionInput[] = []
+	return {
+		...inner,
+		inputs,
+		async extract(input) {
+			inputs.push(input)
+			return inner.extract(input)
+		},
+	}
+}
