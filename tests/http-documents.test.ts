@@ -41,6 +41,12 @@ describeEachDriver('documents API', (driver) => {
 		expect(chunks.body.chunks.map((c: { content: string }) => c.content).join(' ')).toContain('six hours of sun')
 	})
 
+	it('reports its own time for a request in a Server-Timing header', async () => {
+		const reply = await t.request('POST', '/v3/documents/list', { body: { limit: 1 } })
+		expect(reply.status).toBe(200)
+		expect(reply.headers.get('server-timing')).toMatch(/^app;dur=\d+\.\d$/)
+	})
+
 	it('upserts by customId: unchanged content is not reprocessed, changed content is', async () => {
 		const first = await t.json('POST', '/v3/documents', {
 			content: 'Alpha version',

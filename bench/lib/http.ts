@@ -14,6 +14,8 @@ export interface Reply<T = any> {
 	body: T
 	/** Client-side latency: from sending the request to having read the whole body. */
 	ms: number
+	/** The server's own time for the request, from its Server-Timing header. */
+	serverMs?: number
 }
 
 export class BenchClient {
@@ -37,7 +39,13 @@ export class BenchClient {
 		})
 		const text = await response.text()
 		const ms = performance.now() - started
-		return { status: response.status, body: text ? JSON.parse(text) : null, ms }
+		const serverMs = Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN)
+		return {
+			status: response.status,
+			body: text ? JSON.parse(text) : null,
+			ms,
+			...(Number.isFinite(serverMs) ? { serverMs } : {}),
+		}
 	}
 
 	post<T = any>(path: string, body: unknown): Promise<Reply<T>> {

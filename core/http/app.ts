@@ -29,6 +29,9 @@ export interface AppOptions {
 	ready: () => boolean
 }
 
+/** When each request arrived, for its Server-Timing header. */
+const arrivedAt = new WeakMap<Request, number>()
+
 /** The HTTP surface: public health and docs, then every authenticated route. */
 export function createApp(deps: RouteDeps, options: AppOptions) {
 	return (
@@ -36,9 +39,15 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 		new Elysia({ normalize: false })
 			.use(errorHandling(options.logger))
 			.onRequest(({ request }) => {
+				arrivedAt.set(request, performance.now())
 				const length = Number(request.headers.get('content-length') ?? 0)
 				const limit = bodyLimit(request, options)
 				if (length > limit) throw tooLarge(length, limit)
+			})
+			// Server time of every answered request (browsers' developer tools and the benches read it).
+			.onAfterHandle({ as: 'global' }, ({ request, set }) => {
+				const arrived = arrivedAt.get(request)
+				if (arrived !== undefined) set.headers['server-timing'] = `app;dur=${(performance.now() - arrived).toFixed(1)}`
 			})
 			.get('/', () => ({ name: 'memory-service', docs: '/swagger', openapi: '/openapi.json' }), {
 				detail: { tags: ['health'], summary: 'Service information', security: [] },
