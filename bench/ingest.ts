@@ -2,15 +2,15 @@
  * Ingest: acknowledgement latency of POST /v3/documents with 1 and 16 concurrent clients, and pipeline throughput
  * (documents per second from queued to done, instant dreaming) for 1 KB prose, 1 KB chat and 20 KB prose documents.
  *
- *   bun bench/ingest.ts [--driver embedded|postgres] [--quick]
+ *   bun bench/ingest.ts [--driver embedded|postgres] [--quick] [--only ack,1 KB chat,...]
  */
 import { listDocuments, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
-import { startServer } from './lib/server.ts'
+import { startServer, startWorker } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
-import { createStore, type Driver, driversToRun, prepareStore, QUICK } from './lib/store.ts'
+import { createStore, type Driver, driversToRun, flagValue, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, ms, note, printTable } from './lib/table.ts'
 import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
@@ -27,6 +27,9 @@ const PIPELINE_RUNS = [
 	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150, containers: 1 },
 ] as const
 const DRAIN_TIMEOUT_MS = 15 * 60_000
+/** `--only`: the parts to run (`ack` and pipeline run names), to look at one of them alone. */
+const ONLY = flagValue(process.argv.slice(2), 'only')?.split(',')
+const runs = (name: string) => ONLY === undefined || ONLY.includes(name)
 
 /** Mean milliseconds per pipeline stage, from the stage records of a sample of documents (GET /v3/documents/{id}). */
 async function stageTimes(client: BenchClient, ids: string[]): Promise<Record<string, number>> {
@@ -64,20 +67,9 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 		const server = await startServer(store)
 		try {
 			const client = new BenchClient(server.url, key)
-			// The acknowledgement is measured while the pipeline works through what was acknowledged before.
 			const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
-			for (const concurrency of [1, 16]) {
-				const tag = `ack-${concurrency}`
-				const result: EndpointResult = await measureEndpoint(
-					client,
-					'/v3/documents',
-					(i) => ({ content: `${i} ${bodies[i % bodies.length]}`, containerTag: tag, dreaming: 'instant' }),
-					{ concurrency, requests: ACK_REQUESTS[concurrency]!, maxMs: 60_000 },
-				)
-				acks.push([driver, ...latencyCells(result)])
-				await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
-			}
-			for (const run of PIPELINE_RUNS) {
+			if (runs('ack')) acks.push(...(await measureAcks(client, driver, bodies, 'ack')))
+			for (const run of PIPELINE_RUNS.filter((run) => runs(run.name))) {
 				const base = `pipeline-${run.name.replaceAll(/[ ,]+/g, '-')}`
 				const tags = Array.from({ length: run.containers }, (_, i) => (run.containers === 1 ? base : `${base}-${i}`))
 				const contents = Array.from({ length: run.count }, () =>
@@ -125,9 +117,39 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 		} finally {
 			await server.stop()
 		}
+		// PostgreSQL can run the API and the pipeline in separate processes (--role): the operating system then
+		// shares the cores between them, instead of the pipeline's work queueing in front of requests in one event loop.
+		if (driver === 'postgres' && runs('ack')) {
+			const api = await startServer(store, {}, 120_000, ['--role', 'api'])
+			const worker = startWorker(store)
+			try {
+				const client = new BenchClient(api.url, key)
+				const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
+				acks.push(...(await measureAcks(client, 'postgres, api + worker processes', bodies, 'split-ack')))
+			} finally {
+				await Promise.all([api.stop(), worker.stop()])
+			}
+		}
 	} finally {
 		await store.dispose()
 	}
+}
+
+/** Acknowledgement latency at 1 and 16 clients, measured while the pipeline works through what was acknowledged before. */
+async function measureAcks(client: BenchClient, label: string, bodies: string[], tagPrefix: string): Promise<Cell[][]> {
+	const rows: Cell[][] = []
+	for (const concurrency of [1, 16]) {
+		const tag = `${tagPrefix}-${concurrency}`
+		const result: EndpointResult = await measureEndpoint(
+			client,
+			'/v3/documents',
+			(i) => ({ content: `${i} ${bodies[i % bodies.length]}`, containerTag: tag, dreaming: 'instant' }),
+			{ concurrency, requests: ACK_REQUESTS[concurrency]!, maxMs: 60_000 },
+		)
+		rows.push([label, ...latencyCells(result)])
+		await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
+	}
+	return rows
 }
 
 async function main() {

@@ -36,6 +36,34 @@ function readMemory(pid: number): { rss: number; peak: number } {
 	}
 }
 
+type ServiceProcess = Subprocess<'ignore', 'ignore', 'pipe'>
+
+/** `bun core/main.ts` on the store, its stderr collected. */
+function spawnService(store: BenchStore, env: Record<string, string>, args: string[]) {
+	const stderr: string[] = []
+	const proc: ServiceProcess = Bun.spawn([process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'core/main.ts'), ...args], {
+		cwd: store.dataDir,
+		env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...store.env, ...env },
+		stdin: 'ignore',
+		stdout: 'ignore',
+		stderr: 'pipe',
+	})
+	void (async () => {
+		const decoder = new TextDecoder()
+		for await (const chunk of proc.stderr) stderr.push(decoder.decode(chunk))
+	})()
+	return { proc, stderr }
+}
+
+async function stopService(proc: ServiceProcess): Promise<void> {
+	proc.kill('SIGTERM')
+	const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(20_000).then(() => false)])
+	if (!exited) {
+		proc.kill('SIGKILL')
+		await proc.exited
+	}
+}
+
 /**
  * Starts `bun core/main.ts` on the store as its own process, listening on 127.0.0.1 only, and waits until /health
  * answers 200 (storage, job queue and workers up). Its working directory is the store's folder, so a developer's
@@ -49,29 +77,8 @@ export async function startServer(
 ): Promise<ServerProcess> {
 	const port = freePort()
 	const url = `http://127.0.0.1:${port}`
-	const stderr: string[] = []
 	const started = performance.now()
-	const proc: Subprocess<'ignore', 'ignore', 'pipe'> = Bun.spawn(
-		[process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'core/main.ts'), ...args],
-		{
-			cwd: store.dataDir,
-			env: {
-				PATH: process.env.PATH ?? '',
-				HOST: '127.0.0.1',
-				PORT: String(port),
-				LOG_LEVEL: 'warn',
-				...store.env,
-				...env,
-			},
-			stdin: 'ignore',
-			stdout: 'ignore',
-			stderr: 'pipe',
-		},
-	)
-	void (async () => {
-		const decoder = new TextDecoder()
-		for await (const chunk of proc.stderr) stderr.push(decoder.decode(chunk))
-	})()
+	const { proc, stderr } = spawnService(store, { HOST: '127.0.0.1', PORT: String(port), ...env }, args)
 	for (;;) {
 		try {
 			const response = await fetch(`${url}/health`)
@@ -89,13 +96,15 @@ export async function startServer(
 		pid: proc.pid,
 		startupMs,
 		memory: () => readMemory(proc.pid),
-		async stop() {
-			proc.kill('SIGTERM')
-			const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(20_000).then(() => false)])
-			if (!exited) {
-				proc.kill('SIGKILL')
-				await proc.exited
-			}
-		},
+		stop: () => stopService(proc),
 	}
+}
+
+/**
+ * Starts a `--role worker` process on a PostgreSQL store (no HTTP: the caller knows it is up when a document it
+ * posted through an api process is processed).
+ */
+export function startWorker(store: BenchStore, env: Record<string, string> = {}): { stop(): Promise<void> } {
+	const { proc } = spawnService(store, env, ['--role', 'worker'])
+	return { stop: () => stopService(proc) }
 }
