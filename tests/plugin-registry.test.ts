@@ -36,6 +36,35 @@ describe('plugin registry', () => {
 		expect(log.slice(4)).toEqual(['close c1', 'close x1', 'close e1', 'close s1'])
 	})
 
+	it('starts embedders and extractors alongside storage, and files and connectors with storage started', async () => {
+		const log: string[] = []
+		const contexts: Record<string, unknown> = {}
+		const record = (name: string) => (ctx: { storage?: unknown }) => {
+			contexts[name] = ctx.storage
+			log.push(`init ${name}`)
+		}
+		const started = await startPlugins(
+			[
+				// Storage finishes only once the extractor has started: sequential starts would never get there.
+				fake('storage', 's1', log, {
+					init: async () => {
+						await Bun.sleep(20)
+						expect(log).toContain('init x1')
+						log.push('init s1')
+					},
+				}),
+				fake('embedder', 'e1', log, { init: record('e1') }),
+				fake('extractor', 'x1', log, { init: record('x1') }),
+				fake('connector', 'c1', log, { init: record('c1') }),
+			],
+			base,
+		)
+		expect(log).toEqual(['init e1', 'init x1', 'init s1', 'init c1'])
+		expect(contexts.e1).toBeUndefined()
+		expect(contexts.c1).toBe(started.storage)
+		await started.stop()
+	})
+
 	it('refuses a duplicate plugin with a clear message', () => {
 		const log: string[] = []
 		expect(() =>

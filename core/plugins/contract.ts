@@ -14,7 +14,10 @@ export interface PluginContext {
 	env: Record<string, string | undefined>
 	/** The vector space of the configured embedder: storage uses it to size its vector columns. */
 	vectorSpace: VectorSpace
-	/** The started storage plugin; absent only while storage itself initialises. */
+	/**
+	 * The started storage plugin, for files and connector plugins. Storage, embedders, extractors and rerankers
+	 * initialise at the same time and get none.
+	 */
 	storage?: Storage
 }
 

@@ -15,6 +15,8 @@ import type { FilesPlugin } from './files.ts'
 
 /** Start order; plugins stop in reverse. */
 const KIND_ORDER: PluginKind[] = ['storage', 'files', 'embedder', 'extractor', 'reranker', 'connector']
+/** Kinds whose init runs alongside storage's (they get no storage in their context). */
+const STARTS_WITH_STORAGE = new Set<PluginKind>(['storage', 'embedder', 'extractor', 'reranker'])
 
 export interface StartedPlugins {
 	storage: StoragePlugin
@@ -81,23 +83,40 @@ export async function startPlugins(
 		}
 		started.length = 0
 	}
-	for (const plugin of plugins) {
+	const initOne = async (plugin: Plugin) => {
 		const ctx: PluginContext = {
 			...base,
 			vectorSpace: embedder.space,
-			storage: plugin.kind === 'storage' ? undefined : storage,
+			storage: STARTS_WITH_STORAGE.has(plugin.kind) ? undefined : storage,
 		}
 		try {
 			await plugin.init?.(ctx)
 		} catch (error) {
-			await stop()
 			if (error instanceof StartupError) throw error
 			throw new StartupError(
 				`plugin "${plugin.name}" failed to start: ${error instanceof Error ? error.message : String(error)}`,
 			)
 		}
-		started.push(plugin)
 		base.logger.debug('plugin started', { kind: plugin.kind, name: plugin.name })
+	}
+	// Storage, embedders, extractors and rerankers do not depend on each other: loading the database, the vectors and
+	// the language models at the same time shortens a cold start. Files and connectors start after, with storage.
+	const first = plugins.filter((plugin) => STARTS_WITH_STORAGE.has(plugin.kind))
+	const outcomes = await Promise.allSettled(first.map(initOne))
+	for (const [i, outcome] of outcomes.entries()) if (outcome.status === 'fulfilled') started.push(first[i]!)
+	const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected')
+	if (failed) {
+		await stop()
+		throw failed.reason
+	}
+	for (const plugin of plugins.filter((plugin) => !STARTS_WITH_STORAGE.has(plugin.kind))) {
+		try {
+			await initOne(plugin)
+		} catch (error) {
+			await stop()
+			throw error
+		}
+		started.push(plugin)
 	}
 	return {
 		storage,
