@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
-
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> => {
-	const until = Date.now() + timeoutMs
-	for (;;) {
-		const value = await probe()
-		if (value) return value
-		if (Date.now() > until) throw new Error('timed out')
-		await Bun.sleep(100)
-	}
-}
+import { waitFor } from './helpers/wait.ts'
 
 describeEachDriver('profiles and buckets', (driver) => {
 	let t: TestService

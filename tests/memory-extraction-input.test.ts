@@ -3,16 +3,7 @@ import type { ExtractionInput } from '../core/index.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 import { recordingExtractor } from './helpers/test-extractor.ts'
-
-const waitFor = async <T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> => {
-	const until = Date.now() + timeoutMs
-	for (;;) {
-		const value = await probe()
-		if (value) return value
-		if (Date.now() > until) throw new Error('timed out')
-		await Bun.sleep(100)
-	}
-}
+import { waitFor } from './helpers/wait.ts'
 
 describeEachDriver('memory formation context', (driver) => {
 	let t: TestService
