@@ -16,7 +16,6 @@ import { note } from './lib/table.ts'
 const argv = process.argv.slice(2)
 const SHOW = Number(flagValue(argv, 'show') ?? 8)
 
-
 async function main() {
 	const conversations = loadConversations()
 	if (!conversations || conversations.length === 0) {

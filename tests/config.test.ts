@@ -38,11 +38,7 @@ console.log(JSON.stringify({
 describe('configuration', () => {
 	it('builds the embedded default from an empty environment without loading unused plugins', async () => {
 		const result = await inFreshProcess(PROBE, {})
-		expect(result.plugins).toEqual([
-			'storage:storage-postgres',
-			'embedder:embedder-local',
-			'extractor:extractor-rules',
-		])
+		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local', 'extractor:extractor-rules'])
 		expect(result.openaiLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})

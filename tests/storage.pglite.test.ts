@@ -7,7 +7,7 @@ import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
 import { organizationContract } from './contract/organization.contract.ts'
-import { seededSearchPlans } from './contract/search-plans.ts'
+import { seededCommonWordsSearch, seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
 
 storageContract('storage-postgres on embedded PGlite', async () => {
@@ -40,5 +40,14 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 		const plans = await seededSearchPlans(driver)
 		expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
 		expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
+	})
+
+	it('reads a bounded number of rows for words that most chunks hold', async () => {
+		const { hits, heapRows } = await seededCommonWordsSearch(driver)
+		expect(hits).toHaveLength(10)
+		// Each tier of the candidate set stops at 50 rows (the least cut), where one OR query would read all 500.
+		expect(heapRows.length).toBeGreaterThan(1)
+		expect(Math.max(...heapRows)).toBeLessThanOrEqual(50)
+		expect(heapRows.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(250)
 	})
 })

@@ -46,6 +46,17 @@ export function chunkScore(similarity: number | undefined, floor: number, textRa
 	return 1 - (1 - semantic) * (1 - lexical)
 }
 
+/** The entries of the first `limit` documents to appear in `ranked`, in rank order. */
+export function ofFirstDocuments<T extends { documentId: string }>(ranked: T[], limit: number): T[] {
+	const documents = new Set<string>()
+	return ranked.filter((entry) => {
+		if (documents.has(entry.documentId)) return true
+		if (documents.size >= limit) return false
+		documents.add(entry.documentId)
+		return true
+	})
+}
+
 export function createDocumentSearch(deps: {
 	storage: Storage
 	embedder: EmbedderPlugin
@@ -111,17 +122,20 @@ export function createDocumentSearch(deps: {
 		const ranked = (await rankChunks(scope, request, documentId)).filter(
 			(entry) => entry.score >= request.chunkThreshold,
 		)
+		// Without reranking the order is final, so only the chunks of the first `limit` documents are read.
+		const reranks = request.rerank && reranker !== null
+		const wanted = reranks ? ranked : ofFirstDocuments(ranked, request.limit)
 		const chunks = new Map(
 			(
 				await storage.chunks.byIds(
 					scope,
-					ranked.map((entry) => entry.chunkId),
+					wanted.map((entry) => entry.chunkId),
 				)
 			).map((c) => [c.id, c]),
 		)
 		const ordered = await rerankChunks(
 			request,
-			ranked.flatMap((entry) => {
+			wanted.flatMap((entry) => {
 				const chunk = chunks.get(entry.chunkId)
 				return chunk ? [{ chunk, score: entry.score }] : []
 			}),

@@ -180,27 +180,34 @@ export function createMemorySearch(deps: {
 			filepath: request.filepath,
 			limit: candidateCount(request.limit),
 		})
+		const scored = ranked
+			.map((candidate, index) => ({
+				candidate,
+				index,
+				score: similarity(baseline, candidate.cosine ?? floor, candidate.coverage),
+			}))
+			.sort((a, b) => b.score - a.score || a.index - b.index)
+		// Without reranking and include.chunks, chunks past `limit` can never be returned, so their rows are not read.
+		const kept = (request.rerank && reranker) || request.include.chunks ? scored : scored.slice(0, request.limit)
 		const chunks = new Map(
 			(
 				await storage.chunks.byIds(
 					scope,
-					ranked.map((c) => c.chunkId),
+					kept.map(({ candidate }) => candidate.chunkId),
 				)
 			).map((c) => [c.id, c]),
 		)
 		const documents = new Map(
-			(await storage.documents.getMany(scope, [...new Set(ranked.map((c) => c.documentId))])).map((d) => [d.id, d]),
+			(await storage.documents.getMany(scope, [...new Set(kept.map(({ candidate }) => candidate.documentId))])).map(
+				(d) => [d.id, d],
+			),
 		)
-		return ranked
-			.flatMap((candidate, index) => {
-				const chunk = chunks.get(candidate.chunkId)
-				const document = documents.get(candidate.documentId)
-				if (!chunk || !document) return []
-				const score = similarity(baseline, candidate.cosine ?? floor, candidate.coverage)
-				return [{ hit: { kind: 'chunk' as const, chunk, document, similarity: score }, index }]
-			})
-			.sort((a, b) => b.hit.similarity - a.hit.similarity || a.index - b.index)
-			.map(({ hit }) => hit)
+		return kept.flatMap(({ candidate, score }) => {
+			const chunk = chunks.get(candidate.chunkId)
+			const document = documents.get(candidate.documentId)
+			if (!chunk || !document) return []
+			return [{ kind: 'chunk' as const, chunk, document, similarity: score }]
+		})
 	}
 
 	async function rerankHits(request: MemorySearchRequest, hits: SearchHit[]): Promise<SearchHit[]> {

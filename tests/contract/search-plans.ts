@@ -2,10 +2,10 @@ import type { Driver } from '../../plugins/storage-postgres/db.ts'
 import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { newDocument, vec } from './storage.contract.ts'
 
-/** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
-export async function seededSearchPlans(driver: Driver) {
+/** 500 chunks of common words and one of a rare word, with fresh statistics, in a new organization. */
+async function seed(driver: Driver) {
 	const stores = storesOver(() => driver.db)
-	const scope = { orgId: (await stores.orgs.create('planned')).id }
+	const scope = { orgId: (await stores.orgs.create(`planned-${crypto.randomUUID()}`)).id }
 	const { document } = await stores.documents.upsert(scope, newDocument())
 	const chunks = Array.from({ length: 500 }, (_, n) => ({
 		position: n,
@@ -20,6 +20,27 @@ export async function seededSearchPlans(driver: Driver) {
 	)
 	await stores.chunks.publish(document.id)
 	await driver.db.exec('VACUUM ANALYZE')
+	return { stores, scope }
+}
+
+/** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
+export async function seededSearchPlans(driver: Driver) {
+	const { scope } = await seed(driver)
 	const query = { containerTags: null, vector: vec(1), terms: ['zanzibar'], limit: 10 }
 	return searchPlans(driver.db, scope, query, { enable_seqscan: 'off' })
+}
+
+/**
+ * A full-text search for two words of 499 of the seeded chunks and a rare one, limit 10: the hits, and how many rows
+ * each Bitmap Heap Scan of the search read from the table (EXPLAIN ANALYZE).
+ */
+export async function seededCommonWordsSearch(driver: Driver) {
+	const { stores, scope } = await seed(driver)
+	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
+	const hits = await stores.search.chunksByText(scope, query)
+	const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
+	const heapRows = [...plans.text!.matchAll(/Bitmap Heap Scan on chunks .*actual time=\S+ rows=(\d+)/g)].map((match) =>
+		Number(match[1]),
+	)
+	return { hits, heapRows }
 }

@@ -830,6 +830,44 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(await storage.search.chunksByText(scope, query({ terms: ['fox'], limit: 1 }))).toEqual(hits.slice(0, 1))
 			})
 
+			it('ranks the chunk holding all the words first, even behind many chunks holding some of them', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				await index(document.id, [
+					...Array.from({ length: 60 }, (_, n) => ({ content: `apple ${n} apple` })),
+					...Array.from({ length: 60 }, (_, n) => ({ content: `banana ${n} banana` })),
+					{ content: 'apple banana cherry' },
+				])
+				const hits = await storage.search.chunksByText(scope, query({ terms: ['apple', 'banana', 'cherry'], limit: 5 }))
+				expect(hits).toHaveLength(5)
+				const [first] = await storage.chunks.byIds(scope, [hits[0]!.chunkId])
+				expect(first!.content).toBe('apple banana cherry')
+				expect(hits[0]!.coverage).toBe(1)
+				const ranks = hits.map((hit) => hit.rank)
+				expect(ranks).toEqual([...ranks].sort((x, y) => y - x))
+			})
+
+			it('finds the chunk of a rare word among very common ones, and never returns more than the limit', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				await index(document.id, [
+					...['apple', 'banana', 'cherry'].flatMap((word) =>
+						Array.from({ length: 60 }, (_, n) => ({ content: `${word} number ${n}` })),
+					),
+					{ content: 'zebra stripes on a zebra' },
+				])
+				const terms = ['apple', 'banana', 'cherry', 'zebra']
+				for (const limit of [1, 5, 10, 100]) {
+					const hits = await storage.search.chunksByText(scope, query({ terms, limit }))
+					expect(hits).toHaveLength(limit)
+					expect(new Set(hits.map((hit) => hit.chunkId)).size).toBe(limit)
+					const [first] = await storage.chunks.byIds(scope, [hits[0]!.chunkId])
+					expect(first!.content).toBe('zebra stripes on a zebra')
+				}
+				// Every matching chunk is found once the limit allows it.
+				expect(await storage.search.chunksByText(scope, query({ terms, limit: 500 }))).toHaveLength(181)
+			})
+
 			it('builds the full-text query safely from any words, and finds nothing without words', async () => {
 				const scope = await newScope()
 				const document = await add(scope)

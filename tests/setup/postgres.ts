@@ -22,6 +22,8 @@ if (!process.env.TEST_DATABASE_URL && process.env.MEMORY_TEST_POSTGRES !== 'skip
 		})
 	} else {
 		const reason = started.stderr.toString().trim().split('\n').slice(-3).join('\n')
-		console.warn(`No PostgreSQL for the tests, so its suites are skipped (set TEST_DATABASE_URL to use one):\n${reason}`)
+		console.warn(
+			`No PostgreSQL for the tests, so its suites are skipped (set TEST_DATABASE_URL to use one):\n${reason}`,
+		)
 	}
 }

@@ -5,13 +5,15 @@ import { ITERATIVE_INDEX_SCAN, textSearchStatement, vectorSearchStatement } from
 
 /**
  * The query plans (EXPLAIN) of the vector and the full-text search for a query, to check which indexes they use.
- * `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`.
+ * `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`; with `analyze` the
+ * searches run and the plans carry actual row counts and times (EXPLAIN ANALYZE).
  */
 export async function searchPlans(
 	db: Db,
 	scope: Scope,
 	query: ChunkSearchQuery,
 	settings: Record<string, string> = {},
+	options: { analyze?: boolean } = {},
 ): Promise<{ vector: string; text: string | null }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
@@ -19,7 +21,10 @@ export async function searchPlans(
 			for (const [name, value] of Object.entries(settings)) {
 				await tx.query('SELECT set_config($1, $2, true)', [name, value])
 			}
-			const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.params)
+			const rows = await tx.query<{ 'QUERY PLAN': string }>(
+				`EXPLAIN ${options.analyze ? '(ANALYZE) ' : ''}${statement.text}`,
+				statement.params,
+			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})
 	const text = textSearchStatement(scope, query)

@@ -13,6 +13,27 @@ export const ITERATIVE_INDEX_SCAN = 'SET LOCAL hnsw.iterative_scan = relaxed_ord
 /** How many query words reach the full-text query at most. */
 const MAX_TERMS = 64
 
+/** The most AND groups an "at least k of the words" tier of the full-text search may take. */
+const MAX_COMBINATIONS = 28
+
+/** The fewest rows a tier of the full-text search is cut at, so small limits still rank a fair sample. */
+const MIN_TIER_ROWS = 50
+
+/** The most single-word tiers of the full-text search (the last one takes the remaining words together). */
+const MAX_WORD_TIERS = 16
+
+/** PostgreSQL's english stopword list (tsearch_data/english.stop): words the english configuration drops. */
+const STOPWORDS = new Set(
+	(
+		'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
+		'it its itself they them their theirs themselves what which who whom this that these those am is are was were be ' +
+		'been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
+		'about against between into through during before after above below to from up down in out on off over under ' +
+		'again further then once here there when where why how all any both each few more most other some such no nor ' +
+		'not only own same so than too very s t can will just don should now'
+	).split(' '),
+)
+
 export function searchStore(db: () => Db): SearchStore {
 	return {
 		async chunksByVector(scope, query) {
@@ -59,24 +80,79 @@ export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): St
 
 /**
  * Full-text rank of ready chunks in scope for any of the query's words, best first; null when no word is left.
- * Words are reduced to letters and digits, so the tsquery text can only hold words and ' | '.
+ * Words are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ *
+ * Ranking every chunk that holds any of the words costs as much as the most common word allows (thousands of rows
+ * at 100k chunks), so only a bounded candidate set is ranked: the union of "match tiers" (all the words, at least
+ * k of them, each word alone; see `matchTiers`), each cut by the GIN index before any row is ranked, at `limit` rows
+ * (half that for a single word; never below MIN_TIER_ROWS). A scope where no single-word tier reaches its cut is
+ * ranked exactly as the plain OR query would rank it; beyond that, chunks holding more of the words, and every chunk
+ * of a rare word, are still among the candidates, while chunks holding only common words are sampled (in table
+ * order). Rows read stay below (number of tiers) x (cut) whatever the words.
  */
 export function textSearchStatement(scope: Scope, query: ChunkSearchQuery): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params)
-	const tsquery = params.add(words.join(' | '))
+	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
-	const text = `SELECT c.id, c.document_id, ts_rank_cd(c.tsv, q.query, 32)::float8 AS rank,
+	const limit = params.add(query.limit)
+	const cuts = new Map<number, string>()
+	const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
+	const tiers = matchTiers(words).map((tier) => {
+		const rows = tier.words > 1 ? query.limit : Math.ceil(query.limit / 2)
+		return `(SELECT c.id, ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8 AS rank
+			FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(tier.query)}) AND ${where}
+			LIMIT ${cut(Math.max(rows, MIN_TIER_ROWS))})`
+	})
+	const text = `WITH candidates AS MATERIALIZED (${tiers.join(' UNION ')})
+		SELECT c.id, c.document_id, best.rank,
 			(SELECT count(*) FROM unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
 				/ greatest(cardinality(ql.lexemes), 1) AS coverage
-		FROM ${from} CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
+		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
+		JOIN chunks c ON c.id = best.id
 		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
-		WHERE c.tsv @@ q.query AND ${where}
-		ORDER BY rank DESC, c.id
-		LIMIT ${params.add(query.limit)}`
+		ORDER BY best.rank DESC, c.id`
 	return { text, params: params.values }
+}
+
+/**
+ * The tsquery texts (with how many of the words each match needs) whose matches, each cut, make the candidate set
+ * of a full-text search, from the most to the least demanding: all the words; at least k of them for k from one
+ * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups); then each word alone (the first
+ * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration drops them anyway).
+ */
+export function matchTiers(words: string[]): { query: string; words: number }[] {
+	const content = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => !STOPWORDS.has(word))
+	const tierWords = content.length > 0 ? content : words
+	const tiers: { query: string; words: number }[] = []
+	if (tierWords.length > 1) tiers.push({ query: tierWords.join(' & '), words: tierWords.length })
+	for (let k = tierWords.length - 1; k >= 2; k--) {
+		const groups = combinations(tierWords, k, MAX_COMBINATIONS + 1)
+		if (groups.length <= MAX_COMBINATIONS) {
+			tiers.push({ query: groups.map((group) => `(${group.join(' & ')})`).join(' | '), words: k })
+		}
+	}
+	const alone = tierWords.slice(0, MAX_WORD_TIERS - 1)
+	tiers.push(...alone.map((word) => ({ query: word, words: 1 })))
+	if (tierWords.length > alone.length) tiers.push({ query: tierWords.slice(alone.length).join(' | '), words: 1 })
+	return tiers
+}
+
+/** The k-element subsets of `items` in order, stopping once `max` have been made. */
+function combinations<T>(items: T[], k: number, max: number): T[][] {
+	const result: T[][] = []
+	const pick = (start: number, chosen: T[]) => {
+		if (result.length >= max) return
+		if (chosen.length === k) {
+			result.push(chosen)
+			return
+		}
+		for (let i = start; i <= items.length - (k - chosen.length); i++) pick(i + 1, [...chosen, items[i]!])
+	}
+	pick(0, [])
+	return result
 }
 
 /** The query's words reduced to letters and digits, so a tsquery built from them can only hold words and ' | '. */
