@@ -188,7 +188,7 @@ describe('extractBytes', () => {
 })
 
 describe('htmlToText', () => {
-	it('keeps the article and its structure, and drops navigation, footer and scripts', () => {
+	it('keeps the article and its structure, and drops navigation, footer and scripts', async () => {
 		const paragraph = (words: string) =>
 			`<p>${words} ${'The keepers wrote down every ship, storm and visitor. '.repeat(4)}</p>`
 		const page = `<!doctype html><html><head><title>Keepers | Coast News</title></head><body>
@@ -196,7 +196,7 @@ describe('htmlToText', () => {
 			<article><h1>Lighthouse keepers of Maine</h1>${paragraph('Pemaquid Point logged 42 ships.')}
 			<h2>Daily routine</h2>${paragraph('Every evening the lamp is trimmed.')}<ul><li>Trim the wick</li><li>Polish the lens</li></ul></article>
 			<footer>Cookie policy</footer><script>alert('x')</script></body></html>`
-		const { text, title } = htmlToText(page)
+		const { text, title } = await htmlToText(page)
 		expect(title).toBe('Keepers | Coast News')
 		expect(text).toContain('Pemaquid Point logged 42 ships.')
 		expect(text).toContain('## Daily routine')

@@ -116,7 +116,7 @@ export async function extractBytes(bytes: Uint8Array, kind: FileKind, deps: Extr
 			return { text, title: null, type }
 		}
 		default:
-			return textFile(textOf(bytes), kind, type)
+			return await textFile(textOf(bytes), kind, type)
 	}
 }
 
@@ -126,10 +126,10 @@ function textOf(bytes: Uint8Array): string {
 	return text
 }
 
-function textFile(text: string, kind: FileKind, type: DocumentType): Extracted {
+async function textFile(text: string, kind: FileKind, type: DocumentType): Promise<Extracted> {
 	switch (kind) {
 		case 'html': {
-			const page = htmlToText(text)
+			const page = await htmlToText(text)
 			return { text: normaliseText(page.text), title: page.title, type }
 		}
 		case 'csv':

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type'
 import {
 	type FileKind,
 	KINDS,
@@ -49,6 +48,7 @@ const SNIFFED_LABELS: Record<string, string> = {
 /** What a file is, from its bytes first, then (for text, which bytes cannot tell apart) from its name and label. */
 export async function detectFile(input: DetectInput): Promise<Detection> {
 	if (input.bytes.length === 0) return { ok: false, problem: 'empty', message: 'the file is empty', detected: 'empty' }
+	const { fileTypeFromBuffer } = await import('file-type')
 	const sniffed = await fileTypeFromBuffer(input.bytes).catch(() => undefined)
 	let kind: FileKind
 	let mime: string

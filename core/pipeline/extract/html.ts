@@ -1,5 +1,3 @@
-import { Readability } from '@mozilla/readability'
-import { parseHTML } from 'linkedom'
 import { domToText } from './dom-text.ts'
 import { shortTitle } from './text.ts'
 
@@ -12,11 +10,13 @@ export interface HtmlText {
  * The readable main text of a page (Mozilla Readability, as Firefox Reader View) with its title. A page Readability
  * finds no article in (a short page, a listing) falls back to the text of its whole body.
  */
-export function htmlToText(html: string): HtmlText {
+export async function htmlToText(html: string): Promise<HtmlText> {
+	// Loaded on first use (~30 ms that every start would otherwise pay).
+	const [{ parseHTML }, { Readability }] = await Promise.all([import('linkedom'), import('@mozilla/readability')])
 	const { document } = parseHTML(html)
 	const pageTitle = shortTitle(document.querySelector('title')?.textContent ?? '')
 	// Readability changes the tree it reads, so it gets its own copy and the fallback keeps the original.
-	const article = readArticle(html)
+	const article = readArticle(html, parseHTML, Readability)
 	if (article) {
 		const { document: articleDom } = parseHTML(`<!doctype html><html><body>${article.content}</body></html>`)
 		const text = domToText(articleDom.body)
@@ -25,7 +25,11 @@ export function htmlToText(html: string): HtmlText {
 	return { text: domToText(document.body ?? document), title: pageTitle }
 }
 
-function readArticle(html: string): { content: string; title: string | null } | null {
+function readArticle(
+	html: string,
+	parseHTML: typeof import('linkedom').parseHTML,
+	Readability: typeof import('@mozilla/readability').Readability,
+): { content: string; title: string | null } | null {
 	try {
 		const { document } = parseHTML(html)
 		// biome-ignore lint/suspicious/noExplicitAny: linkedom's Document is the DOM Readability expects

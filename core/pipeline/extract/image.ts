@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 import { imageSize } from 'image-size'
-import { createWorker, OEM, type Worker } from 'tesseract.js'
+import type { Worker } from 'tesseract.js'
 import { PermanentStageError } from '../stage-error.ts'
 import { normaliseText } from './text.ts'
 
@@ -36,13 +36,15 @@ export function createOcr(): Ocr {
 		if (running) await (await running.catch(() => null))?.terminate().catch(() => {})
 	}
 	const start = () => {
-		worker ??= createWorker('eng', OEM.LSTM_ONLY, {
-			langPath: LANGUAGE_DIR,
-			gzip: true,
-			cacheMethod: 'none',
-			logger: () => {},
-			errorHandler: () => {},
-		})
+		worker ??= import('tesseract.js').then(({ createWorker, OEM }) =>
+			createWorker('eng', OEM.LSTM_ONLY, {
+				langPath: LANGUAGE_DIR,
+				gzip: true,
+				cacheMethod: 'none',
+				logger: () => {},
+				errorHandler: () => {},
+			}),
+		)
 		return worker
 	}
 

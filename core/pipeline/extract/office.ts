@@ -1,4 +1,4 @@
-import { type OfficeContentNode, type OfficeError, type OfficeParserAST, parseOffice } from 'officeparser'
+import type { OfficeContentNode, OfficeError, OfficeParserAST } from 'officeparser'
 import { PermanentStageError } from '../stage-error.ts'
 import { rowsToText } from './table-text.ts'
 import { normaliseText, shortTitle } from './text.ts'
@@ -18,6 +18,8 @@ export async function officeToText(
 	limits: { maxUncompressedBytes: number },
 ): Promise<OfficeText> {
 	let ast: OfficeParserAST
+	// Loaded on first use: the parser takes ~50 ms to load, which every start would otherwise pay.
+	const { parseOffice } = await import('officeparser')
 	try {
 		ast = await parseOffice(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
 			fileType: kind,
