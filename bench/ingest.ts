@@ -121,13 +121,19 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 		// shares the cores between them, instead of the pipeline's work queueing in front of requests in one event loop.
 		if (driver === 'postgres' && runs('ack')) {
 			const api = await startServer(store, {}, 120_000, ['--role', 'api'])
-			const worker = startWorker(store)
+			const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
 			try {
 				const client = new BenchClient(api.url, key)
-				const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
-				acks.push(...(await measureAcks(client, 'postgres, api + worker processes', bodies, 'split-ack')))
+				// The API's own capacity: nothing processes what it acknowledges (the documents stay queued).
+				acks.push(...(await measureAcks(client, 'postgres, api process alone', bodies, 'api-ack', false)))
+				const worker = startWorker(store)
+				try {
+					acks.push(...(await measureAcks(client, 'postgres, api + worker processes', bodies, 'split-ack')))
+				} finally {
+					await worker.stop()
+				}
 			} finally {
-				await Promise.all([api.stop(), worker.stop()])
+				await api.stop()
 			}
 		}
 	} finally {
@@ -135,8 +141,17 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 	}
 }
 
-/** Acknowledgement latency at 1 and 16 clients, measured while the pipeline works through what was acknowledged before. */
-async function measureAcks(client: BenchClient, label: string, bodies: string[], tagPrefix: string): Promise<Cell[][]> {
+/**
+ * Acknowledgement latency at 1 and 16 clients, measured while the pipeline works through what was acknowledged
+ * before (with `drain`, each round waits until it is processed).
+ */
+async function measureAcks(
+	client: BenchClient,
+	label: string,
+	bodies: string[],
+	tagPrefix: string,
+	drain = true,
+): Promise<Cell[][]> {
 	const rows: Cell[][] = []
 	for (const concurrency of [1, 16]) {
 		const tag = `${tagPrefix}-${concurrency}`
@@ -147,7 +162,7 @@ async function measureAcks(client: BenchClient, label: string, bodies: string[],
 			{ concurrency, requests: ACK_REQUESTS[concurrency]!, maxMs: 60_000 },
 		)
 		rows.push([label, ...latencyCells(result)])
-		await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
+		if (drain) await waitUntilProcessed(client, tag, result.client.count, DRAIN_TIMEOUT_MS)
 	}
 	return rows
 }
