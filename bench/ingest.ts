@@ -23,7 +23,7 @@ const ACK_REQUESTS = { 1: QUICK ? 50 : 200, 16: QUICK ? 160 : 800 } as Record<nu
 const PIPELINE_RUNS = [
 	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500, containers: 1 },
 	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500, containers: 1 },
-	{ name: '1 KB chat, 16 containers', bytes: 1_024, kind: 'chat', count: QUICK ? 160 : 800, containers: 16 },
+	{ name: '1 KB chat in 16 containers', bytes: 1_024, kind: 'chat', count: QUICK ? 160 : 800, containers: 16 },
 	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150, containers: 1 },
 ] as const
 const DRAIN_TIMEOUT_MS = 15 * 60_000
