@@ -58,3 +58,18 @@ export const errorResponses = {
 }
 
 export const DateTime = t.String({ format: 'date-time' })
+
+/** A number from 0 to 1 (thresholds, scores). */
+export const UnitInterval = (description?: string) =>
+	t.Number({ minimum: 0, maximum: 1, error: 'must be a number from 0 to 1', ...(description ? { description } : {}) })
+
+/** The query text of a search. */
+export const QueryText = t.String({
+	minLength: 1,
+	maxLength: 10_000,
+	error: 'must be at least 1 character long',
+	description: 'Query text',
+})
+
+/** How many results a search returns. */
+export const SearchLimit = t.Integer({ minimum: 1, maximum: 100, error: 'must be an integer from 1 to 100' })

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { ContainerTag, Filters } from './common.ts'
+import { ContainerTag, Filters, UnitInterval } from './common.ts'
 import { ProfileBuckets } from './settings.ts'
 
 const Timestamp = t.String({ description: 'ISO 8601 date-time' })
@@ -10,7 +10,7 @@ export const ProfileBody = t.Object(
 	{
 		containerTag: ContainerTag,
 		q: t.Optional(t.String({ minLength: 1, maxLength: 10_000, error: 'must be a non-empty string' })),
-		threshold: t.Optional(t.Number({ minimum: 0, maximum: 1, error: 'must be a number from 0 to 1' })),
+		threshold: t.Optional(UnitInterval()),
 		filters: t.Optional(Filters),
 		include: t.Optional(
 			t.Array(t.UnionEnum(['static', 'dynamic', 'buckets'], { default: undefined }), {

@@ -1,5 +1,14 @@
 import { t } from 'elysia'
-import { ContainerTag, DateTime, Filters, MetadataIn, MetadataOut, NumberLike, Pagination } from './common.ts'
+import {
+	ContainerTag,
+	DateTime,
+	Filters,
+	MetadataIn,
+	MetadataOut,
+	NumberLike,
+	Pagination,
+	UnitInterval,
+} from './common.ts'
 
 const Relation = t.UnionEnum(['updates', 'extends', 'derives'])
 
@@ -115,9 +124,7 @@ export const ForgetMatchingBody = t.Object(
 			}),
 		),
 		dryRun: t.Optional(t.Boolean({ description: 'Only report what would be forgotten' })),
-		threshold: t.Optional(
-			t.Number({ minimum: 0, maximum: 1, error: 'must be a number from 0 to 1', description: 'Minimum similarity' }),
-		),
+		threshold: t.Optional(UnitInterval('Minimum similarity')),
 		maxForget: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: 'must be an integer from 1 to 500' })),
 		reason: t.Optional(t.String({ maxLength: 1000 })),
 	},

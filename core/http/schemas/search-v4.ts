@@ -1,5 +1,14 @@
 import { t } from 'elysia'
-import { ContainerTag, ContainerTags, DateTime, Filters, MetadataOut } from './common.ts'
+import {
+	ContainerTag,
+	ContainerTags,
+	DateTime,
+	Filters,
+	MetadataOut,
+	QueryText,
+	SearchLimit,
+	UnitInterval,
+} from './common.ts'
 
 const Include = t.Object(
 	{
@@ -20,25 +29,13 @@ const Include = t.Object(
 
 export const MemorySearchBody = t.Object(
 	{
-		q: t.String({
-			minLength: 1,
-			maxLength: 10_000,
-			error: 'must be at least 1 character long',
-			description: 'Query text',
-		}),
+		q: QueryText,
 		containerTag: t.Optional(ContainerTag),
 		containerTags: t.Optional(ContainerTags),
-		threshold: t.Optional(
-			t.Number({
-				minimum: 0,
-				maximum: 1,
-				error: 'must be a number from 0 to 1',
-				description: 'Minimum similarity (default 0.6); 0 returns the most results',
-			}),
-		),
+		threshold: t.Optional(UnitInterval('Minimum similarity (default 0.6); 0 returns the most results')),
 		filters: t.Optional(Filters),
 		include: t.Optional(Include),
-		limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: 'must be an integer from 1 to 100' })),
+		limit: t.Optional(SearchLimit),
 		rerank: t.Optional(
 			t.Boolean({ description: 'Rerank with the configured reranker plugin; a no-op when none is configured' }),
 		),

@@ -1,19 +1,11 @@
 import { t } from 'elysia'
-import { ContainerTag, ContainerTags, DateTime, Filters } from './common.ts'
-
-const UnitInterval = (description: string) =>
-	t.Number({ minimum: 0, maximum: 1, error: 'must be a number from 0 to 1', description })
+import { ContainerTag, ContainerTags, DateTime, Filters, QueryText, SearchLimit, UnitInterval } from './common.ts'
 
 export const DocumentSearchBody = t.Object({
-	q: t.String({
-		minLength: 1,
-		maxLength: 10_000,
-		error: 'must be at least 1 character long',
-		description: 'Query text',
-	}),
+	q: QueryText,
 	containerTag: t.Optional(ContainerTag),
 	containerTags: t.Optional(ContainerTags),
-	limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, error: 'must be an integer from 1 to 100' })),
+	limit: t.Optional(SearchLimit),
 	chunkThreshold: t.Optional(UnitInterval('Minimum chunk score; 0 returns the most chunks')),
 	documentThreshold: t.Optional(UnitInterval('Deprecated; accepted and ignored')),
 	docId: t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'Search inside one document' })),
