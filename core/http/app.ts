@@ -44,7 +44,8 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				const limit = bodyLimit(request, options)
 				if (length > limit) throw tooLarge(length, limit)
 			})
-			// Server time of every answered request (browsers' developer tools and the benches read it).
+			// Server time of every successful request (browsers' developer tools and the benches read it); error responses
+			// are built by the error handler and carry none.
 			.onAfterHandle({ as: 'global' }, ({ request, set }) => {
 				const arrived = arrivedAt.get(request)
 				if (arrived !== undefined) set.headers['server-timing'] = `app;dur=${(performance.now() - arrived).toFixed(1)}`

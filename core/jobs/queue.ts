@@ -77,33 +77,16 @@ export async function openJobQueue(
 				} as ConstructorParameters<typeof PgBoss>[0])
 	boss.on('error', (error) => logger.warn('job queue error', { error: String(error) }))
 	await boss.start()
-	await boss.createQueue(DOCUMENT_QUEUE, {
-		policy: 'stately',
+	// Several processes share one PostgreSQL: a job whose worker died is retried once its heartbeat lapses.
+	const retried = {
 		retryLimit: 3,
-		retryDelay: 1,
 		retryBackoff: true,
-		expireInSeconds: 15 * 60,
-		notify: true,
-		// Several processes share one PostgreSQL: a job whose worker died is retried once its heartbeat lapses.
-		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
-	})
-	await boss.createQueue(DREAM_QUEUE, {
-		policy: 'stately',
-		retryLimit: 3,
-		retryDelay: 2,
-		retryBackoff: true,
-		expireInSeconds: 30 * 60,
 		notify: true,
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
-	})
-	await boss.createQueue(CONTAINER_QUEUE, {
-		retryLimit: 3,
-		retryDelay: 2,
-		retryBackoff: true,
-		expireInSeconds: 30 * 60,
-		notify: true,
-		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
-	})
+	}
+	await boss.createQueue(DOCUMENT_QUEUE, { ...retried, policy: 'stately', retryDelay: 1, expireInSeconds: 15 * 60 })
+	await boss.createQueue(DREAM_QUEUE, { ...retried, policy: 'stately', retryDelay: 2, expireInSeconds: 30 * 60 })
+	await boss.createQueue(CONTAINER_QUEUE, { ...retried, retryDelay: 2, expireInSeconds: 30 * 60 })
 	const workerIds: string[] = []
 
 	return {

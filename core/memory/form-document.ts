@@ -92,7 +92,13 @@ export async function formExtracted(ready: Extracted[], deps: FormationDeps): Pr
 	const first = ready[0]
 	if (!first) return outcomes
 	const candidates = ready.flatMap((entry) => entry.candidates)
-	const offsets = ready.map((_, i) => ready.slice(0, i).reduce((sum, entry) => sum + entry.candidates.length, 0))
+	// Where each document's candidates start in the probe (and so in context.nearest).
+	let offset = 0
+	const offsets = ready.map((entry) => {
+		const start = offset
+		offset += entry.candidates.length
+		return start
+	})
 	const planned: Extracted[] = []
 	const results = await deps.storage.memories.formMany(
 		{ orgId: first.document.orgId },

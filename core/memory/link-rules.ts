@@ -29,7 +29,13 @@ export interface Working {
 	vector?: Float32Array
 }
 
-export function fromContext(memory: LinkableMemory): Working {
+/** The linking view of a stored memory, or of one this formation creates. */
+export function working(
+	memory: Pick<
+		LinkableMemory,
+		'id' | 'memory' | 'contentKey' | 'subject' | 'attribute' | 'value' | 'version' | 'rootId' | 'isStatic'
+	>,
+): Working {
 	return {
 		id: memory.id,
 		contentKey: memory.contentKey,

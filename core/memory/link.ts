@@ -1,6 +1,6 @@
 import type { MemoryRelation } from '../domain/memory.ts'
 import type { FormationContext, FormationPlan, NewMemory, SourceRef } from '../plugins/memory-storage.ts'
-import { findDuplicate, findExtended, fromContext, nearestOf, sameFact, union, type Working } from './link-rules.ts'
+import { findDuplicate, findExtended, nearestOf, sameFact, union, type Working, working } from './link-rules.ts'
 import { contentWords } from './normalize.ts'
 
 /** A statement ready to be linked: normalised keys, its vector and where it came from. */
@@ -58,7 +58,7 @@ export class Linker {
 		private readonly newId: () => string,
 	) {
 		for (const memory of context.memories) {
-			if (memory.isLatest && !memory.isForgotten) this.latest.set(memory.id, fromContext(memory))
+			if (memory.isLatest && !memory.isForgotten) this.latest.set(memory.id, working(memory))
 		}
 	}
 
@@ -110,16 +110,8 @@ export class Linker {
 				source: candidate.source,
 			}
 			create.push(memory)
-			const working: Working = {
-				id,
-				contentKey: memory.contentKey,
-				words: contentWords(memory.memory),
-				subject: memory.subject,
-				attribute: memory.attribute,
-				value: memory.value,
-				version: memory.version,
-				rootId: memory.rootId,
-				isStatic: memory.isStatic,
+			const made: Working = {
+				...working(memory),
 				created: memory,
 				createdFor: documentId,
 				vector: candidate.vector,
@@ -130,8 +122,8 @@ export class Linker {
 				else supersede.push(parent.id)
 				links.push({ fromId: id, toId: parent.id, relation: 'updates' })
 			}
-			latest.set(id, working)
-			return working
+			latest.set(id, made)
+			return made
 		}
 
 		const link = (fromId: string, toIds: string[], relation: MemoryRelation) => {

@@ -1,7 +1,6 @@
-import type { QueryFilter } from '../domain/filter.ts'
 import type { MemoryRecord, MemoryRelation } from '../domain/memory.ts'
 import type { Scope } from '../domain/types.ts'
-import type { MemorySort } from '../plugins/memory-storage.ts'
+import type { ListMemoriesQuery } from '../plugins/memory-storage.ts'
 import type { Calibration } from '../search/calibration.ts'
 import { type ForgetMatchingInput, forgetMatching, forgetOne } from './forget.ts'
 import type { FormationDeps } from './form-document.ts'
@@ -26,17 +25,7 @@ export function createMemoryService(deps: FormationDeps & { calibration: Calibra
 			forgetOne(deps, scope, input),
 		forgetMatching: (scope: Scope, input: ForgetMatchingInput) => forgetMatching(deps, scope, input),
 
-		async list(
-			scope: Scope,
-			query: {
-				containerTags: string[]
-				filters?: QueryFilter
-				page: number
-				limit: number
-				sort: MemorySort
-				order: 'asc' | 'desc'
-			},
-		): Promise<{ entries: MemoryListEntry[]; total: number }> {
+		async list(scope: Scope, query: ListMemoriesQuery): Promise<{ entries: MemoryListEntry[]; total: number }> {
 			const { memories, total } = await storage.memories.list(scope, query)
 			const graph = await storage.memories.graph(
 				scope,

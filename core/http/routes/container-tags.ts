@@ -63,18 +63,11 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 				detail: { ...detail, summary: 'Queue a merge of source tags into a target tag (202)' },
 			},
 		)
-		.get(
-			'/merge/:mergeId',
-			async ({ params, scope }) => {
-				const { id, ...rest } = await containers.mergeStatus(scope, params.mergeId)
-				return { id, ...rest }
-			},
-			{
-				params: t.Object({ mergeId: t.String({ minLength: 1, maxLength: 100 }) }),
-				response: { 200: MergeStatusResponse, ...errorResponses },
-				detail: { ...detail, summary: 'Status and counts of a merge' },
-			},
-		)
+		.get('/merge/:mergeId', ({ params, scope }) => containers.mergeStatus(scope, params.mergeId), {
+			params: t.Object({ mergeId: t.String({ minLength: 1, maxLength: 100 }) }),
+			response: { 200: MergeStatusResponse, ...errorResponses },
+			detail: { ...detail, summary: 'Status and counts of a merge' },
+		})
 		.get('/:containerTag', async ({ params, scope }) => view(await containers.get(scope, params.containerTag)), {
 			params: ContainerTagParams,
 			response: { 200: ContainerTagView, ...errorResponses },
