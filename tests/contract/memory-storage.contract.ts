@@ -230,6 +230,34 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			})
 		})
 
+		it('finds the neighbours of a container too large to search exactly through the vector index', async () => {
+			const scope = await newScope()
+			const document = await addDocument(scope)
+			// 1,200 latest memories (above the exact-search bound of 1,000), spread around the circle in two dimensions.
+			const many = Array.from({ length: 1_200 }, (_, i) => {
+				const angle = (2 * Math.PI * i) / 1_200
+				return memory({ memory: `statement ${i}`, embedding: vec(Math.cos(angle), Math.sin(angle), 0.5) })
+			})
+			await write(scope, 'c1', plan({ documentId: document.id, create: many }))
+			const target = many[700]!
+			let seen: FormationContext | null = null
+			await storage().memories.form(
+				scope,
+				'c1',
+				null,
+				{ vectors: [target.embedding], neighbours: 3, contentKeys: [], facts: [] },
+				(context) => {
+					seen = context
+					return plan({})
+				},
+			)
+			const context = seen as unknown as FormationContext
+			expect(context.nearest[0]![0]).toMatchObject({ memoryId: target.id })
+			expect(context.nearest[0]![0]!.similarity).toBeCloseTo(1, 4)
+			expect(context.nearest[0]).toHaveLength(3)
+			expect(context.memories.map((m) => m.id)).toContain(target.id)
+		})
+
 		it('checks the guard, records the formation on the document, or changes nothing', async () => {
 			const scope = await newScope()
 			const document = await addDocument(scope)

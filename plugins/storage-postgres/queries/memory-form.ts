@@ -133,8 +133,12 @@ async function readContext(
 			facts.map((fact) => fact.attribute),
 		],
 	)
-	if (vectors.length > 0 && rows.some((row) => row.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
-		return largeContainerContext(tx, scope, containerTag, probe, rows)
+	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
+	// neighbours are skipped) with no same text, fact or id: only the index can tell, and for an empty container it
+	// answers nothing at once.
+	const large = rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO
+	if (vectors.length > 0 && large) {
+		return largeContainerContext(tx, scope, containerTag, { vectors, neighbours: probe.neighbours }, rows)
 	}
 	const nearest: Nearest = probe.vectors.map(() => [])
 	for (const row of rows) {
@@ -149,7 +153,7 @@ async function largeContainerContext(
 	tx: Db,
 	scope: Scope,
 	containerTag: string,
-	probe: FormationProbe,
+	probe: { vectors: string[]; neighbours: number },
 	known: LinkableRow[],
 ): Promise<FormationContext> {
 	await tx.query(ITERATIVE_INDEX_SCAN)
@@ -161,7 +165,7 @@ async function largeContainerContext(
 			SELECT m.id, 1 - (m.embedding <=> probe.vector) AS similarity FROM memories m
 			WHERE ${LINKABLE} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> probe.vector LIMIT $4
 		) AS hit`,
-		[scope.orgId, containerTag, probe.vectors.map(vectorParam), probe.neighbours],
+		[scope.orgId, containerTag, probe.vectors, probe.neighbours],
 	)
 	const nearest: Nearest = probe.vectors.map(() => [])
 	for (const hit of hits) nearest[hit.i - 1]?.push({ memoryId: hit.id, similarity: hit.similarity })
