@@ -1,10 +1,11 @@
 /**
  * Ingest: acknowledgement latency of POST /v3/documents with 1 and 16 concurrent clients, and pipeline throughput
- * (documents per second from queued to done, instant dreaming) for 1 KB prose, 1 KB chat and 20 KB prose documents.
+ * (documents per second from queued to done, instant dreaming) for 1 KB prose, 1 KB chat and 20 KB prose documents;
+ * and 1 KB chat with the default dynamic dreaming, timed until every document's memories are formed.
  *
  *   bun bench/ingest.ts [--driver embedded|postgres] [--quick] [--only ack,1 KB chat,...]
  */
-import { listDocuments, waitUntilProcessed } from './lib/documents.ts'
+import { listDocuments, waitUntilDreamed, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
@@ -21,11 +22,29 @@ const ACK_REQUESTS = { 1: QUICK ? 50 : 200, 16: QUICK ? 160 : 800 } as Record<nu
  * 16 containers is many users writing at once.
  */
 const PIPELINE_RUNS = [
-	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500, containers: 1 },
-	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500, containers: 1 },
-	{ name: '1 KB chat in 16 containers', bytes: 1_024, kind: 'chat', count: QUICK ? 160 : 800, containers: 16 },
-	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150, containers: 1 },
+	{ name: '1 KB prose', bytes: 1_024, kind: 'prose', count: QUICK ? 100 : 500, containers: 1, dreaming: 'instant' },
+	{ name: '1 KB chat', bytes: 1_024, kind: 'chat', count: QUICK ? 100 : 500, containers: 1, dreaming: 'instant' },
+	{
+		name: '1 KB chat in 16 containers',
+		bytes: 1_024,
+		kind: 'chat',
+		count: QUICK ? 160 : 800,
+		containers: 16,
+		dreaming: 'instant',
+	},
+	// The default: documents are done first, then each container's memories form in batches once it is quiet.
+	{
+		name: '1 KB chat in 16 containers (dynamic dreaming)',
+		bytes: 1_024,
+		kind: 'chat',
+		count: QUICK ? 160 : 800,
+		containers: 16,
+		dreaming: 'dynamic',
+	},
+	{ name: '20 KB prose', bytes: 20_480, kind: 'prose', count: QUICK ? 30 : 150, containers: 1, dreaming: 'instant' },
 ] as const
+/** Dynamic dreaming's quiet interval for the bench server (default 30 s): a container forms 1 s after it went quiet. */
+const DREAMING_QUIET_SECONDS = '1'
 const DRAIN_TIMEOUT_MS = 15 * 60_000
 /** `--only`: the parts to run (`ack` and pipeline run names), to look at one of them alone. */
 const ONLY = flagValue(process.argv.slice(2), 'only')?.split(',')
@@ -56,7 +75,15 @@ interface PipelineRow {
 	perSecond: number
 	latency: { p50: number; p95: number }
 	failed: number
+	/** Latest memories in the run's containers afterwards (POST /v4/memories/list). */
+	memories: number
 	stages: Record<string, number>
+}
+
+async function countMemories(client: BenchClient, containerTags: string[]): Promise<number> {
+	const reply = await client.post('/v4/memories/list', { containerTags, limit: 1 })
+	if (reply.status !== 200) throw new Error(`memory list answered ${reply.status}`)
+	return reply.body.pagination.totalItems as number
 }
 
 async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRow[]): Promise<void> {
@@ -64,13 +91,13 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 	const generator = new TextGenerator(7, await loadVocabulary())
 	try {
 		const { key } = await prepareStore(store)
-		const server = await startServer(store)
+		const server = await startServer(store, { MEMORY_DREAMING_QUIET_SECONDS: DREAMING_QUIET_SECONDS })
 		try {
 			const client = new BenchClient(server.url, key)
 			const bodies = Array.from({ length: 64 }, () => generator.prose(1_024))
 			if (runs('ack')) acks.push(...(await measureAcks(client, driver, bodies, 'ack')))
 			for (const run of PIPELINE_RUNS.filter((run) => runs(run.name))) {
-				const base = `pipeline-${run.name.replaceAll(/[ ,]+/g, '-')}`
+				const base = `pipeline-${run.name.replaceAll(/[^a-zA-Z0-9]+/g, '-')}`
 				const tags = Array.from({ length: run.containers }, (_, i) => (run.containers === 1 ? base : `${base}-${i}`))
 				const contents = Array.from({ length: run.count }, () =>
 					run.kind === 'chat' ? generator.chat(run.bytes) : generator.prose(run.bytes),
@@ -79,16 +106,17 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 				const posted = await measureEndpoint(
 					client,
 					'/v3/documents',
-					(i) => ({ content: contents[i], containerTag: tags[i % tags.length], dreaming: 'instant' }),
+					(i) => ({ content: contents[i], containerTag: tags[i % tags.length], dreaming: run.dreaming }),
 					{ concurrency: 16, requests: run.count, maxMs: 5 * 60_000 },
 				)
 				const postSeconds = (performance.now() - posting) / 1000
 				const firstExpected = Math.ceil(posted.client.count / tags.length)
 				const first = await waitUntilProcessed(client, tags[0]!, firstExpected, DRAIN_TIMEOUT_MS)
-				const documents = [
-					...first,
-					...(await Promise.all(tags.slice(1).map((tag) => listDocuments(client, tag)))).flat(),
-				]
+				// With dynamic dreaming a document is updated a last time when its memories are formed.
+				const documents =
+					run.dreaming === 'dynamic'
+						? await waitUntilDreamed(client, tags, DRAIN_TIMEOUT_MS)
+						: [...first, ...(await Promise.all(tags.slice(1).map((tag) => listDocuments(client, tag)))).flat()]
 				const created = documents.map((d) => Date.parse(d.createdAt))
 				const finished = documents.map((d) => Date.parse(d.updatedAt))
 				const spanSeconds = (Math.max(...finished) - Math.min(...created)) / 1000
@@ -108,6 +136,7 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 					perSecond: documents.length / spanSeconds,
 					latency: { p50: inPipeline.p50, p95: inPipeline.p95 },
 					failed: documents.filter((d) => d.status === 'failed').length,
+					memories: await countMemories(client, tags),
 					stages: await stageTimes(
 						client,
 						documents.map((d) => d.id),
@@ -183,7 +212,7 @@ async function main() {
 		acks,
 	)
 	printTable(
-		'Pipeline throughput, queued to done (instant dreaming, documents posted by 16 clients)',
+		'Pipeline throughput, queued to done (instant dreaming; with dynamic dreaming until memories are formed, quiet interval 1 s; documents posted by 16 clients)',
 		[
 			'driver',
 			'documents',
@@ -193,6 +222,7 @@ async function main() {
 			'queued→done p50 (ms)',
 			'queued→done p95 (ms)',
 			'failed',
+			'memories',
 		],
 		pipelines.map((row) => [
 			row.driver,
@@ -203,6 +233,7 @@ async function main() {
 			ms(row.latency.p50),
 			ms(row.latency.p95),
 			row.failed,
+			row.memories,
 		]),
 	)
 	const stages = [...new Set(pipelines.flatMap((row) => Object.keys(row.stages)))]

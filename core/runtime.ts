@@ -103,7 +103,7 @@ export async function startService(input: {
 		await queue.workDocuments(settings.workerConcurrency, (job, attempt) =>
 			processDocument(job.documentId, deps, attempt.lastAttempt),
 		)
-		await memory.startWorkers()
+		await memory.startWorkers(settings.workerConcurrency)
 		await queue.workContainerJobs(async (job) => {
 			if (job.kind === 'resort') {
 				await resortBuckets({ storage, sorter, logger }, { orgId: job.orgId }, job.containerTag)

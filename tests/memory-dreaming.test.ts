@@ -139,6 +139,9 @@ describeEachDriver('dreaming', (driver) => {
 			const done = await waitFor(documentOf(call, added.body.id), (d) => d.status === 'done', 'done')
 			expect(done.dreamingStatus).toBe('dreaming')
 		}
+		// The document list shows it too, so a client can tell which memories are still to come.
+		const listed = await call('POST', '/v3/documents/list', { containerTags: ['restart_1'] })
+		expect(listed.body.memories).toEqual([expect.objectContaining({ id: kept.body.id, dreamingStatus: 'dreaming' })])
 		// One batch's job disappears (as if the process died between finishing the document and arming it).
 		await deleteDreamJob(service!, store.env, 'restart_2')
 		await stop()
@@ -148,6 +151,8 @@ describeEachDriver('dreaming', (driver) => {
 			const dreamed = await waitFor(documentOf(call, added.body.id), (d) => d.dreamingStatus === 'done', 'dreamed')
 			expect(dreamed.memories).toHaveLength(1)
 		}
+		const relisted = await call('POST', '/v3/documents/list', { containerTags: ['restart_1'] })
+		expect(relisted.body.memories).toEqual([expect.objectContaining({ id: kept.body.id, dreamingStatus: 'done' })])
 		await stop()
 	}, 90_000)
 })

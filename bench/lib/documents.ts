@@ -3,6 +3,8 @@ import type { BenchClient } from './http.ts'
 export interface DocumentState {
 	id: string
 	status: string
+	/** `dreaming` while the document's memories wait for its container's dreaming batch. */
+	dreamingStatus: string
 	createdAt: string
 	updatedAt: string
 }
@@ -38,6 +40,26 @@ export async function waitUntilProcessed(
 		if (performance.now() > deadline) {
 			throw new Error(`${containerTag}: documents still processing after ${timeoutMs} ms`)
 		}
+		await Bun.sleep(250)
+	}
+}
+
+/**
+ * Waits until every document of the containers has its memories formed (dreamingStatus no longer `dreaming`, a
+ * poll every 250 ms), then returns them; throws after `timeoutMs`.
+ */
+export async function waitUntilDreamed(
+	client: BenchClient,
+	containerTags: string[],
+	timeoutMs: number,
+): Promise<DocumentState[]> {
+	const deadline = performance.now() + timeoutMs
+	for (;;) {
+		const documents = (await Promise.all(containerTags.map((tag) => listDocuments(client, tag)))).flat()
+		if (documents.every((d) => d.status === 'failed' || (d.status === 'done' && d.dreamingStatus !== 'dreaming'))) {
+			return documents
+		}
+		if (performance.now() > deadline) throw new Error(`memories still forming after ${timeoutMs} ms`)
 		await Bun.sleep(250)
 	}
 }

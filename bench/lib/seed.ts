@@ -67,16 +67,14 @@ async function writeDocument(
 		source: 'text',
 	})
 	await storage.documents.setExtracted(document.id, { text: content, title: null, type: 'text' })
-	await storage.chunks.stage(
-		document.id,
-		pieces.map((piece) => ({ ...piece, type: 'text' as const, metadata: null })),
-	)
-	const staged = await storage.chunks.staged(document.id)
 	const vectors = await embedder.embed(
-		staged.map((chunk) => chunk.content),
+		pieces.map((piece) => piece.content),
 		'document',
 	)
-	await storage.chunks.setEmbeddings(staged.map((chunk, i) => ({ chunkId: chunk.id, vector: vectors[i]! })))
+	await storage.chunks.stage(
+		document.id,
+		pieces.map((piece, i) => ({ ...piece, type: 'text' as const, metadata: null, embedding: vectors[i]! })),
+	)
 	await storage.chunks.publish(document.id)
 	const now = new Date().toISOString()
 	const stages: StageRecord[] = PIPELINE_STAGES.map((stage) => ({ stage, startedAt: now, endedAt: now, outcome: 'ok' }))

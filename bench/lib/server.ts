@@ -18,6 +18,13 @@ export interface ServerProcess {
 /** Extra flags for the server's `bun` (e.g. BENCH_SERVER_BUN_FLAGS=--smol), to compare runtime settings. */
 const SERVER_BUN_FLAGS = (process.env.BENCH_SERVER_BUN_FLAGS ?? '').split(' ').filter(Boolean)
 
+/** The service's own settings (MEMORY_*) set where the bench runs reach the server, to compare settings. */
+const SERVICE_SETTINGS = Object.fromEntries(
+	Object.entries(process.env).filter(
+		(entry): entry is [string, string] => entry[0].startsWith('MEMORY_') && !!entry[1],
+	),
+)
+
 /** A free loopback port: bind port 0, read it, let it go. */
 function freePort(): number {
 	const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
@@ -43,7 +50,7 @@ function spawnService(store: BenchStore, env: Record<string, string>, args: stri
 	const stderr: string[] = []
 	const proc: ServiceProcess = Bun.spawn([process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'core/main.ts'), ...args], {
 		cwd: store.dataDir,
-		env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...store.env, ...env },
+		env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...SERVICE_SETTINGS, ...store.env, ...env },
 		stdin: 'ignore',
 		stdout: 'ignore',
 		stderr: 'pipe',

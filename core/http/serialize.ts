@@ -16,6 +16,7 @@ export function documentSummary(document: DocumentRecord) {
 		metadata: document.metadata,
 		url: document.url,
 		containerTags: [document.containerTag],
+		dreamingStatus: document.dreamingStatus,
 		createdAt: iso(document.createdAt),
 		updatedAt: iso(document.updatedAt),
 	}
@@ -33,7 +34,6 @@ export function documentDetail(document: DocumentRecord) {
 		ogImage: null,
 		taskType: document.taskType,
 		dreaming: document.dreaming,
-		dreamingStatus: document.dreamingStatus,
 		error: document.error,
 		file: document.file
 			? { name: document.file.name, mimeType: document.file.mimeType, size: document.file.size }

@@ -40,7 +40,8 @@ export interface JobQueue {
 	 * moves it later (a debounce: it runs once the container has been quiet); a running batch gets one successor.
 	 */
 	armDreaming(job: DreamJob, delaySeconds: number): Promise<void>
-	workDreaming(handle: (job: DreamJob, attempt: JobAttempt) => Promise<void>): Promise<void>
+	/** Consumes dreaming batches, up to `concurrency` containers at once (one batch per container at a time). */
+	workDreaming(concurrency: number, handle: (job: DreamJob, attempt: JobAttempt) => Promise<void>): Promise<void>
 	enqueueContainerJob(job: ContainerJob): Promise<void>
 	workContainerJobs(handle: (job: ContainerJob) => Promise<void>): Promise<void>
 	/** Marks jobs left active by a process that died as failed, so they are retried now. Embedded store only. */
@@ -132,10 +133,16 @@ export async function openJobQueue(
 				startAfter: Math.max(0, Math.ceil(delaySeconds)),
 			})
 		},
-		async workDreaming(handle) {
+		async workDreaming(concurrency, handle) {
 			const id = await boss.work<DreamJob>(
 				DREAM_QUEUE,
-				{ batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
+				{
+					batchSize: 1,
+					localConcurrency: concurrency,
+					includeMetadata: true,
+					pollingIntervalSeconds: 0.5,
+					notifyPollingIntervalSeconds: 2,
+				},
 				async ([job]) => {
 					const { data, retryCount, retryLimit } = job as unknown as {
 						data: DreamJob

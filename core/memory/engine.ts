@@ -48,11 +48,11 @@ export function createMemoryEngine(deps: {
 		step: memoryStep(dreaming),
 		service: createMemoryService({ storage, embedder, extractor, logger, calibration }),
 		search: createMemorySearch({ storage, embedder, reranker: deps.reranker, calibration }),
-		/** Re-arms the batches a stop left pending, then consumes dreaming batches. */
-		async startWorkers(): Promise<void> {
+		/** Re-arms the batches a stop left pending, then consumes dreaming batches, `concurrency` containers at once. */
+		async startWorkers(concurrency: number): Promise<void> {
 			const rearmed = await rearmPending(dreaming, PENDING_SWEEP)
 			if (rearmed > 0) logger.info('re-armed pending dreaming batches', { containers: rearmed })
-			await queue.workDreaming((job, attempt) => dreamContainer(job, dreaming, attempt))
+			await queue.workDreaming(concurrency, (job, attempt) => dreamContainer(job, dreaming, attempt))
 		},
 	}
 }

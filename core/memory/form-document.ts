@@ -70,14 +70,13 @@ export async function formDocumentBatch(
 	const outcomes = new Map<string, FormationOutcome>()
 	const failures = new Map<string, unknown>()
 	const ready: Extracted[] = []
-	for (const id of documentIds) {
-		try {
-			const prepared = await extractDocument(id, deps, options)
-			if ('kind' in prepared) outcomes.set(id, prepared)
-			else ready.push(prepared)
-		} catch (error) {
-			failures.set(id, error)
-		}
+	// Read and extracted concurrently (their reads overlap the extractor's work), formed in the given order.
+	const settled = await Promise.allSettled(documentIds.map((id) => extractDocument(id, deps, options)))
+	for (const [i, result] of settled.entries()) {
+		const id = documentIds[i]!
+		if (result.status === 'rejected') failures.set(id, result.reason)
+		else if ('kind' in result.value) outcomes.set(id, result.value)
+		else ready.push(result.value)
 	}
 	for (const [id, outcome] of await formExtracted(ready, deps)) outcomes.set(id, outcome)
 	return { outcomes, failures }

@@ -3,7 +3,7 @@ import { PIPELINE_STAGES } from '../domain/types.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
-import { chunkText } from './chunker.ts'
+import { chunkText, type TextChunk } from './chunker.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
 import { PermanentStageError } from './stage-error.ts'
 
@@ -36,28 +36,54 @@ const EMBED_BATCH = 64
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-type StageRunner = (document: DocumentRecord, deps: PipelineDeps) => Promise<void>
+/** What one run of the pipeline read or computed in an earlier stage, so later ones need not do it again. */
+interface RunState {
+	/** The text as stored (storage may normalise it), so a retried run splits it the same way. */
+	text?: string
+	chunks?: TextChunk[]
+	/** Chunking cleared the staged chunks in this run: nothing is staged yet. */
+	cleared?: boolean
+}
+
+type StageRunner = (document: DocumentRecord, deps: PipelineDeps, run: RunState) => Promise<void>
+
+async function textOf(document: DocumentRecord, storage: Storage, run: RunState): Promise<string> {
+	run.text ??= (await storage.documents.byId(document.id))?.text ?? ''
+	return run.text
+}
+
+async function chunksOf(document: DocumentRecord, storage: Storage, run: RunState): Promise<TextChunk[]> {
+	run.chunks ??= chunkText(await textOf(document, storage, run))
+	return run.chunks
+}
 
 const STAGES: Record<PipelineStage, StageRunner> = {
 	async extracting(document, { storage, extraction }) {
 		const extracted = await extractText(document, extraction)
 		await storage.documents.setExtracted(document.id, extracted)
 	},
-	async chunking(document, { storage }) {
-		const text = (await storage.documents.byId(document.id))?.text ?? ''
-		const chunks = chunkText(text).map((chunk) => ({ ...chunk, type: 'text' as const, metadata: null }))
-		if (chunks.length === 0) throw new PermanentStageError('the document has no text to index')
-		await storage.chunks.stage(document.id, chunks)
+	async chunking(document, { storage }, run) {
+		if ((await chunksOf(document, storage, run)).length === 0) {
+			throw new PermanentStageError('the document has no text to index')
+		}
+		// A fresh split: whatever an abandoned run staged goes (chunking is deterministic, so the text is the key).
+		await storage.chunks.clearStaged(document.id)
+		run.cleared = true
 	},
-	async embedding(document, { storage, embedder }) {
-		const pending = (await storage.chunks.staged(document.id)).filter((chunk) => !chunk.embedded)
+	async embedding(document, { storage, embedder }, run) {
+		// Each chunk is written once, with its embedding; a retried run embeds only the positions not staged yet.
+		const staged = new Set(run.cleared ? [] : (await storage.chunks.staged(document.id)).map((chunk) => chunk.position))
+		const pending = (await chunksOf(document, storage, run)).filter((chunk) => !staged.has(chunk.position))
 		for (let start = 0; start < pending.length; start += EMBED_BATCH) {
 			const batch = pending.slice(start, start + EMBED_BATCH)
 			const vectors = await embedder.embed(
 				batch.map((chunk) => chunk.content),
 				'document',
 			)
-			await storage.chunks.setEmbeddings(batch.map((chunk, i) => ({ chunkId: chunk.id, vector: vectors[i]! })))
+			await storage.chunks.stage(
+				document.id,
+				batch.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[i]! })),
+			)
 			await yieldToEventLoop()
 		}
 	},
@@ -89,6 +115,7 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 	const record = (update: Omit<ProgressUpdate, 'contentHash'>) =>
 		deps.storage.documents.setProgress(document.id, { ...update, contentHash })
 
+	const run: RunState = {}
 	const steps: RecordedStage[] = instant ? [...PIPELINE_STAGES, 'memories'] : [...PIPELINE_STAGES]
 	// Instant memory formation happens before `done`; the document shows `indexing` meanwhile.
 	const statusOf = (stage: RecordedStage): DocumentStatus => (stage === 'memories' ? 'indexing' : stage)
@@ -99,7 +126,7 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 		if (!(await record({ status: statusOf(stage), stages: [...stages, running] }))) return
 		try {
 			if (stage === 'memories') await deps.memories!.formNow(document.id)
-			else await STAGES[stage](document, deps)
+			else await STAGES[stage](document, deps, run)
 		} catch (error) {
 			const permanent = error instanceof PermanentStageError
 			const message = error instanceof Error ? error.message : String(error)

@@ -172,6 +172,8 @@ export interface NewChunk {
 	content: string
 	type: 'text' | 'image'
 	metadata: Record<string, unknown> | null
+	/** Null only where nothing embeds it (it is then found by its words alone). */
+	embedding: Float32Array | null
 }
 
 export interface ChunkStore {
@@ -181,10 +183,16 @@ export interface ChunkStore {
 	/** Ready chunks at the given positions of each document (for neighbour context). */
 	atPositions(scope: Scope, wanted: { documentId: string; positions: number[] }[]): Promise<ChunkRecord[]>
 
-	/* Pipeline side: chunks are staged (not searchable), embedded, then published atomically. */
+	/*
+	 * Pipeline side: chunks are staged with their embeddings (written once, not searchable yet), then published
+	 * atomically.
+	 */
+	/** Drops what an earlier, abandoned run staged for the document. */
+	clearStaged(documentId: string): Promise<void>
+	/** Stages chunks, replacing any staged before at the same positions. */
 	stage(documentId: string, chunks: NewChunk[]): Promise<void>
+	/** The staged chunks, by position (a retried run embeds only the positions missing). */
 	staged(documentId: string): Promise<(ChunkRecord & { embedded: boolean })[]>
-	setEmbeddings(embeddings: { chunkId: string; vector: Float32Array }[]): Promise<void>
 	/** Replaces the document's searchable chunks with its staged ones in one transaction. */
 	publish(documentId: string): Promise<number>
 }

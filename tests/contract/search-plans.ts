@@ -13,12 +13,9 @@ async function seed(driver: Driver) {
 		content: n === 250 ? 'a rare zanzibar chunk' : `common words number ${n % 10}`,
 		type: 'text' as const,
 		metadata: null,
+		embedding: vec(1, n % 7, 3),
 	}))
 	await stores.chunks.stage(document.id, chunks)
-	const staged = await stores.chunks.staged(document.id)
-	await stores.chunks.setEmbeddings(
-		staged.map((chunk) => ({ chunkId: chunk.id, vector: vec(1, chunk.position % 7, 3) })),
-	)
 	await stores.chunks.publish(document.id)
 	await driver.db.exec('VACUUM ANALYZE')
 	return { stores, scope }

@@ -6,6 +6,7 @@ import {
 	type FilterCondition,
 	type FilterExpression,
 	HttpError,
+	type NewChunk,
 	type NewDocument,
 	type PluginContext,
 	type QueryFilter,
@@ -42,6 +43,11 @@ export function vec(...components: number[]): Float32Array {
 	vector.set(components)
 	const length = Math.hypot(...vector)
 	return vector.map((value) => value / length)
+}
+
+/** A text chunk at `position`, with its vector when one is given. */
+export function textChunk(chunk: { content: string; vector?: Float32Array }, position: number): NewChunk {
+	return { position, content: chunk.content, type: 'text', metadata: null, embedding: chunk.vector ?? null }
 }
 
 export function newDocument(overrides: Partial<NewDocument> = {}): NewDocument {
@@ -91,23 +97,10 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 		})
 		const add = async (scope: Scope, overrides: Partial<NewDocument> = {}) =>
 			(await storage.documents.upsert(scope, newDocument(overrides))).document
-		/** Walks a document's chunks through the pipeline: stage, embed (those with a vector), publish. */
+		/** Walks a document's chunks through the pipeline: stage (with their vectors, where given), publish. */
 		const index = async (documentId: string, chunks: { content: string; vector?: Float32Array }[]) => {
-			await storage.chunks.stage(
-				documentId,
-				chunks.map((chunk, position) => ({ position, content: chunk.content, type: 'text', metadata: null })),
-			)
-			await embedStaged(documentId, chunks)
+			await storage.chunks.stage(documentId, chunks.map(textChunk))
 			return storage.chunks.publish(documentId)
-		}
-		const embedStaged = async (documentId: string, chunks: { vector?: Float32Array }[]) => {
-			const staged = await storage.chunks.staged(documentId)
-			await storage.chunks.setEmbeddings(
-				staged.flatMap((chunk) => {
-					const vector = chunks[chunk.position]?.vector
-					return vector ? [{ chunkId: chunk.id, vector }] : []
-				}),
-			)
 		}
 		const query = (overrides: Partial<ChunkSearchQuery> = {}): ChunkSearchQuery => ({
 			containerTags: null,
@@ -281,7 +274,7 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const [oldChunk] = await storage.chunks.list(scope, original.id)
 				expect(await searchable()).toEqual([oldChunk!.id])
 
-				await storage.chunks.stage(original.id, [{ position: 0, content: 'new words', type: 'text', metadata: null }])
+				await storage.chunks.stage(original.id, [textChunk({ content: 'new words' }, 0)])
 				expect(await searchable()).toEqual([oldChunk!.id])
 				expect(await storage.chunks.publish(original.id)).toBe(1)
 				const [newChunk] = await storage.chunks.list(scope, original.id)
@@ -649,18 +642,16 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const scope = await newScope()
 				const document = await add(scope)
 				await storage.chunks.stage(document.id, [
-					{ position: 0, content: 'staged alpha', type: 'text', metadata: { page: 1 } },
-					{ position: 1, content: 'staged beta', type: 'image', metadata: null },
+					{ position: 0, content: 'staged alpha', type: 'text', metadata: { page: 1 }, embedding: vec(1) },
+					{ position: 1, content: 'staged beta', type: 'image', metadata: null, embedding: null },
 				])
 				const staged = await storage.chunks.staged(document.id)
 				expect(
 					staged.map((chunk) => [chunk.position, chunk.content, chunk.type, chunk.metadata, chunk.embedded]),
 				).toEqual([
-					[0, 'staged alpha', 'text', { page: 1 }, false],
+					[0, 'staged alpha', 'text', { page: 1 }, true],
 					[1, 'staged beta', 'image', null, false],
 				])
-				await storage.chunks.setEmbeddings([{ chunkId: staged[0]!.id, vector: vec(1) }])
-				expect((await storage.chunks.staged(document.id)).map((chunk) => chunk.embedded)).toEqual([true, false])
 
 				expect(await storage.chunks.list(scope, document.id)).toEqual([])
 				expect(await storage.chunks.byIds(scope, [staged[0]!.id])).toEqual([])
@@ -676,19 +667,22 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(await storage.search.chunksByText(scope, query({ terms: ['staged'] }))).toHaveLength(2)
 			})
 
-			it('replaces earlier staged chunks when staging again, and ready chunks on publish', async () => {
+			it('stages in parts, replacing what was staged at the same positions; clearing drops all of it', async () => {
 				const scope = await newScope()
 				const document = await add(scope)
 				await index(document.id, [{ content: 'version one' }])
-				await storage.chunks.stage(document.id, [{ position: 0, content: 'abandoned', type: 'text', metadata: null }])
+				const stagedContents = async () => (await storage.chunks.staged(document.id)).map((chunk) => chunk.content)
+				await storage.chunks.stage(document.id, [textChunk({ content: 'abandoned' }, 0)])
+				await storage.chunks.stage(document.id, [textChunk({ content: 'abandoned too' }, 2)])
+				await storage.chunks.clearStaged(document.id)
+				expect(await stagedContents()).toEqual([])
+				// A run that stopped after its first part, then its retry staging everything again.
+				await storage.chunks.stage(document.id, [textChunk({ content: 'version two, part one' }, 0)])
 				await storage.chunks.stage(document.id, [
-					{ position: 0, content: 'version two, part one', type: 'text', metadata: null },
-					{ position: 1, content: 'version two, part two', type: 'text', metadata: null },
+					textChunk({ content: 'version two, part one' }, 0),
+					textChunk({ content: 'version two, part two' }, 1),
 				])
-				expect((await storage.chunks.staged(document.id)).map((chunk) => chunk.content)).toEqual([
-					'version two, part one',
-					'version two, part two',
-				])
+				expect(await stagedContents()).toEqual(['version two, part one', 'version two, part two'])
 				expect((await storage.chunks.list(scope, document.id)).map((chunk) => chunk.content)).toEqual(['version one'])
 				expect(await storage.chunks.publish(document.id)).toBe(2)
 				expect((await storage.chunks.list(scope, document.id)).map((chunk) => chunk.content)).toEqual([

@@ -77,6 +77,9 @@ const summaryFields = {
 	metadata: t.Nullable(t.Record(t.String(), t.Unknown())),
 	url: t.Nullable(t.String()),
 	containerTags: t.Array(t.String()),
+	dreamingStatus: t.UnionEnum(['dreaming', 'done'], {
+		description: 'dreaming while the document waits for its container to form its memories (dynamic dreaming)',
+	}),
 	createdAt: DateTime,
 	updatedAt: DateTime,
 }
@@ -92,7 +95,6 @@ export const DocumentDetail = t.Object({
 	ogImage: t.Nullable(t.String()),
 	taskType: TaskType,
 	dreaming: Dreaming,
-	dreamingStatus: t.UnionEnum(['dreaming', 'done']),
 	memories: t.Optional(
 		t.Array(MemoryOfDocument, { description: 'Memories formed from the document, once there are any' }),
 	),

@@ -47,14 +47,20 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 			return rows.map(toChunk)
 		},
 
+		async clearStaged(documentId) {
+			await db().query('DELETE FROM chunks WHERE document_id = $1 AND NOT ready', [documentId])
+		},
+
 		async stage(documentId, chunks) {
-			// One statement: the previous staged chunks go, the new ones come, with the document's org and container.
+			if (chunks.length === 0) return
+			// One statement, each row written once with its embedding: what was staged at these positions goes.
 			await db().query(
-				`WITH cleared AS (DELETE FROM chunks WHERE document_id = $1 AND NOT ready)
-				INSERT INTO chunks (id, document_id, org_id, container_tag, position, content, type, metadata)
-				SELECT staged.id, d.id, d.org_id, d.container_tag, staged.position, staged.content, staged.type, staged.metadata::jsonb
-				FROM documents d, unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[])
-					AS staged(id, position, content, type, metadata)
+				`WITH replaced AS (DELETE FROM chunks WHERE document_id = $1 AND NOT ready AND position = ANY($3::int[]))
+				INSERT INTO chunks (id, document_id, org_id, container_tag, position, content, type, metadata, embedding)
+				SELECT staged.id, d.id, d.org_id, d.container_tag, staged.position, staged.content, staged.type,
+					staged.metadata::jsonb, staged.embedding::vector
+				FROM documents d, unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
+					AS staged(id, position, content, type, metadata, embedding)
 				WHERE d.id = $1`,
 				[
 					documentId,
@@ -63,6 +69,7 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 					chunks.map((chunk) => textParam(chunk.content)),
 					chunks.map((chunk) => chunk.type),
 					chunks.map((chunk) => jsonParam(chunk.metadata)),
+					chunks.map((chunk) => (chunk.embedding ? vectorParam(chunk.embedding) : null)),
 				],
 			)
 		},
@@ -74,16 +81,6 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 				[documentId],
 			)
 			return rows.map((row) => ({ ...toChunk(row), embedded: row.embedded }))
-		},
-
-		async setEmbeddings(embeddings) {
-			if (embeddings.length === 0) return
-			await db().query(
-				`UPDATE chunks SET embedding = given.embedding::vector
-				FROM unnest($1::text[], $2::text[]) AS given(id, embedding)
-				WHERE chunks.id = given.id`,
-				[embeddings.map((e) => e.chunkId), embeddings.map((e) => vectorParam(e.vector))],
-			)
 		},
 
 		async publish(documentId) {

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, expect, it } from 'bun:test'
+import type { EmbedderPlugin } from '../core/index.ts'
+import { createLogger } from '../core/logger.ts'
+import { processDocument } from '../core/pipeline/process-document.ts'
+import { newDocument } from './contract/storage.contract.ts'
+import { describeEachDriver } from './helpers/drivers.ts'
+import { startTestService, type TestService } from './helpers/service.ts'
+
+/** The service's embedder, failing on its call number `failOn` (an outage mid-document) and counting texts. */
+function flakyEmbedder(real: EmbedderPlugin, failOn: number | null) {
+	let calls = 0
+	const texts: string[] = []
+	const embedder: EmbedderPlugin = {
+		...real,
+		async embed(batch, purpose) {
+			calls++
+			if (calls === failOn) throw new Error('embedding service unavailable')
+			texts.push(...batch)
+			return real.embed(batch, purpose)
+		},
+	}
+	return { embedder, texts }
+}
+
+/** 70 paragraphs of about 900 characters: one chunk each, more than one embedding batch (64). */
+const longText = Array.from({ length: 70 }, (_, n) =>
+	`Paragraph ${n} about the harbour survey. `.concat(
+		'The tide tables and the buoy positions were checked again. '.repeat(14),
+	),
+).join('\n\n')
+
+describeEachDriver('pipeline retries', (driver) => {
+	let t: TestService
+	beforeAll(async () => {
+		t = await startTestService(driver, { extractor: null })
+	}, 60_000)
+	afterAll(() => t.stop())
+
+	it('resumes at the first chunk not embedded, and publishes every chunk once, in order', async () => {
+		const { storage, embedder: real } = t.service.plugins
+		const logger = createLogger('error')
+		// Stored without a job, so the service's own worker leaves it alone: the test runs the pipeline itself.
+		const scope = { orgId: (await storage.orgs.create(`resume-${crypto.randomUUID()}`)).id }
+		const { document } = await storage.documents.upsert(
+			scope,
+			newDocument({ content: longText, containerTag: 'resume', contentHash: 'resume-1' }),
+		)
+
+		const first = flakyEmbedder(real, 2)
+		await expect(processDocument(document.id, { storage, embedder: first.embedder, logger }, false)).rejects.toThrow(
+			'embedding service unavailable',
+		)
+		const failed = (await storage.documents.byId(document.id))!
+		expect(failed.status).toBe('embedding')
+		expect(failed.stages.at(-1)).toMatchObject({ stage: 'embedding', outcome: 'failed' })
+		expect(first.texts).toHaveLength(64)
+		// Nothing is searchable before the document is published.
+		expect(await storage.chunks.list(scope, document.id)).toEqual([])
+
+		const retry = flakyEmbedder(real, null)
+		await processDocument(document.id, { storage, embedder: retry.embedder, logger }, false)
+		expect((await storage.documents.byId(document.id))!.status).toBe('done')
+		// Only the chunks the first attempt did not stage were embedded again.
+		expect(retry.texts.length).toBeGreaterThan(0)
+		expect(first.texts.length + retry.texts.length).toBe(70)
+		expect(retry.texts).not.toContain(first.texts[0])
+
+		const chunks = await storage.chunks.list(scope, document.id)
+		expect(chunks.map((chunk) => chunk.position)).toEqual(Array.from({ length: 70 }, (_, n) => n))
+		expect(chunks.map((chunk) => chunk.content)).toEqual([...first.texts, ...retry.texts])
+		// Every published chunk carries its embedding: a vector search over the container finds all of them.
+		const hits = await storage.search.chunksByVector(scope, {
+			containerTags: ['resume'],
+			vector: (await real.embed(['harbour survey tide tables'], 'query'))[0]!,
+			terms: [],
+			limit: 100,
+		})
+		expect(hits).toHaveLength(70)
+	})
+})
