@@ -239,23 +239,27 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 				return memory({ memory: `statement ${i}`, embedding: vec(Math.cos(angle), Math.sin(angle), 0.5) })
 			})
 			await write(scope, 'c1', plan({ documentId: document.id, create: many }))
-			const target = many[700]!
-			let seen: FormationContext | null = null
-			await storage().memories.form(
-				scope,
-				'c1',
-				null,
-				{ vectors: [target.embedding], neighbours: 3, contentKeys: [], facts: [] },
-				(context) => {
-					seen = context
-					return plan({})
-				},
-			)
-			const context = seen as unknown as FormationContext
-			expect(context.nearest[0]![0]).toMatchObject({ memoryId: target.id })
-			expect(context.nearest[0]![0]!.similarity).toBeCloseTo(1, 4)
-			expect(context.nearest[0]).toHaveLength(3)
-			expect(context.memories.map((m) => m.id)).toContain(target.id)
+			const probe = async (target: (typeof many)[number], sameText: (typeof many)[number]) => {
+				let seen: FormationContext | null = null
+				await storage().memories.form(
+					scope,
+					'c1',
+					null,
+					{ vectors: [target.embedding], neighbours: 3, contentKeys: [sameText.contentKey], facts: [] },
+					(context) => {
+						seen = context
+						return plan({})
+					},
+				)
+				const context = seen as unknown as FormationContext
+				expect(context.nearest[0]![0]).toMatchObject({ memoryId: target.id })
+				expect(context.nearest[0]![0]!.similarity).toBeCloseTo(1, 4)
+				expect(context.nearest[0]).toHaveLength(3)
+				expect(context.memories.map((m) => m.id)).toEqual(expect.arrayContaining([target.id, sameText.id]))
+			}
+			// The first formation learns that the container is large; the next ones go to the index at once.
+			await probe(many[700]!, many[5]!)
+			await probe(many[100]!, many[900]!)
 		})
 
 		it('checks the guard, records the formation on the document, or changes nothing', async () => {

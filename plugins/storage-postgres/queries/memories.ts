@@ -8,7 +8,7 @@ import {
 	pendingContainers,
 	pendingDocuments,
 } from './memory-dreaming.ts'
-import { formMemories } from './memory-form.ts'
+import { formMemories, LargeContainers } from './memory-form.ts'
 import {
 	findMemoryByContent,
 	forgetMemories,
@@ -25,20 +25,27 @@ export interface MemoryHooks {
 }
 
 export function memoryStore(db: () => Db, hooks: MemoryHooks = {}): MemoryStore {
+	const large = new LargeContainers()
 	const written = async (results: FormationResult[] | null) => {
 		const count = (results ?? []).reduce((sum, result) => sum + result.created.length, 0)
 		if (count > 0) await hooks.written?.(count)
 	}
 	return {
 		async form(scope, containerTag, guard, probe, decide) {
-			const results = await formMemories(db(), scope, containerTag, guard ? [guard] : null, probe, async (context) => [
-				await decide(context),
-			])
+			const results = await formMemories(
+				db(),
+				scope,
+				containerTag,
+				guard ? [guard] : null,
+				probe,
+				async (context) => [await decide(context)],
+				large,
+			)
 			await written(results)
 			return results?.[0] ?? null
 		},
 		async formMany(scope, containerTag, guards, probe, decide) {
-			const results = await formMemories(db(), scope, containerTag, guards, probe, decide)
+			const results = await formMemories(db(), scope, containerTag, guards, probe, decide, large)
 			await written(results)
 			return results ?? []
 		},

@@ -9,15 +9,44 @@ import type {
 import type { Db } from '../db.ts'
 import { applyPlans } from './memory-apply.ts'
 import { ACTIVE, LINKABLE_COLUMNS, type LinkableRow, toLinkable } from './memory-rows.ts'
-import { MEMORY_EF_SEARCH } from './memory-search.ts'
 import { vectorParam } from './params.ts'
-import { ITERATIVE_INDEX_SCAN } from './search.ts'
+import { vectorScanSettings } from './search.ts'
 
 /**
  * Up to this many latest memories, a container's neighbours are found exactly; above it, through the HNSW index. An
  * exact probe costs about 0.2 ms per 1,000 memories on PostgreSQL, an index probe about 0.15 ms at any size.
  */
 const EXACT_NEIGHBOURS_UP_TO = 1000
+
+/**
+ * Candidates of the index search per probe. A formation looks for near-duplicates and close paraphrases, which a
+ * narrow search finds as well as a wide one; searches for a user's query look wider (MEMORY_EF_SEARCH).
+ */
+const FORMATION_EF_SEARCH = 40
+
+/** How long a container seen above EXACT_NEIGHBOURS_UP_TO is searched through the index without checking again. */
+const LARGE_FOR_MS = 60_000
+
+/**
+ * Containers known to be too large for exact neighbours, so their formations skip the exact read (it would read
+ * a thousand embeddings to learn that again). Forgotten after LARGE_FOR_MS, so a container that shrank is checked
+ * again; bounded, as every organization's containers pass through.
+ */
+export class LargeContainers {
+	private readonly until = new Map<string, number>()
+
+	has(scope: Scope, containerTag: string): boolean {
+		const key = `${scope.orgId}\u0000${containerTag}`
+		const until = this.until.get(key)
+		if (until !== undefined && until < Date.now()) this.until.delete(key)
+		return until !== undefined && until >= Date.now()
+	}
+
+	add(scope: Scope, containerTag: string): void {
+		if (this.until.size >= 10_000) this.until.clear()
+		this.until.set(`${scope.orgId}\u0000${containerTag}`, Date.now() + LARGE_FOR_MS)
+	}
+}
 
 /** Latest, active memories of the formation's container ($1 org, $2 container), alias `m`. */
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
@@ -37,15 +66,18 @@ export async function formMemories(
 	guards: FormationGuard[] | null,
 	probe: FormationProbe,
 	decide: (context: FormationContext, admitted: Set<string>) => FormationPlan[] | Promise<FormationPlan[]>,
+	large: LargeContainers,
 ): Promise<FormationResult[] | null> {
 	return db.transaction(async (tx) => {
 		// A document's memories can always be formed again: a crash may lose the last formations before their commit
 		// reached the disk (the documents then show dreaming, and the start-up sweep forms them again), never part of
 		// one. Writes without a guard (through the API) keep the server's durability.
-		if (guards) await tx.query('SET LOCAL synchronous_commit = off')
+		await tx.query(
+			vectorScanSettings({ efSearch: FORMATION_EF_SEARCH, ...(guards ? { synchronousCommit: 'off' as const } : {}) }),
+		)
 		const admitted = await lock(tx, scope, containerTag, guards)
 		if (guards && admitted.size === 0) return null
-		const context = await readContext(tx, scope, containerTag, probe)
+		const context = await readContext(tx, scope, containerTag, probe, large)
 		const plans = await decide(context, admitted)
 		return applyPlans(tx, scope, containerTag, plans)
 	})
@@ -82,19 +114,45 @@ async function lock(tx: Db, scope: Scope, containerTag: string, guards: Formatio
 
 /**
  * The memories a formation may link to: nearest neighbours of each probe vector, same texts, same facts and the
- * asked ids. A container of usual size is searched exactly, in the same statement (an approximate index scan over
- * a large table could miss a small container's neighbours); a very large one goes through the HNSW index.
+ * asked ids, in one statement. A container of usual size is searched exactly (an approximate index scan over a large
+ * table could miss a small container's neighbours); a very large one goes through the HNSW index.
  */
 async function readContext(
 	tx: Db,
 	scope: Scope,
 	containerTag: string,
 	probe: FormationProbe,
+	large: LargeContainers,
 ): Promise<FormationContext> {
 	const vectors = probe.neighbours > 0 ? probe.vectors.map(vectorParam) : []
-	const facts = probe.facts
-	const rows = await tx.query<ContextRow>(
-		`WITH pool AS MATERIALIZED (
+	const read = (near: 'exact' | 'index') =>
+		tx.query<ContextRow>(contextStatement(near), [
+			scope.orgId,
+			containerTag,
+			vectors,
+			probe.neighbours,
+			probe.ids ?? [],
+			probe.contentKeys,
+			probe.facts.map((fact) => fact.subject),
+			probe.facts.map((fact) => fact.attribute),
+		])
+	if (vectors.length > 0 && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
+	const rows = await read('exact')
+	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
+	// neighbours are skipped) with no same text, fact or id: only the index can tell, and for an empty container it
+	// answers nothing at once.
+	if (vectors.length > 0 && (rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
+		const indexed = await read('index')
+		// Neighbours the exact read did not find: the container is large.
+		if (indexed.length > 0) large.add(scope, containerTag)
+		return contextOf(indexed, probe)
+	}
+	return contextOf(rows, probe)
+}
+
+/** Nearest neighbours of each probe vector ($3, $4 per probe), exactly over the pool or through the HNSW index. */
+const NEAR = {
+	exact: `pool AS MATERIALIZED (
 			SELECT m.id, m.embedding FROM memories m WHERE ${LINKABLE} AND m.embedding IS NOT NULL
 			LIMIT ${EXACT_NEIGHBOURS_UP_TO + 1}
 		),
@@ -106,7 +164,19 @@ async function readContext(
 				ORDER BY pool.embedding <=> probe.vector LIMIT $4
 			) AS hit
 			WHERE (SELECT count(*) FROM pool) <= ${EXACT_NEIGHBOURS_UP_TO}
-		),
+		)`,
+	index: `near AS (
+			SELECT probe.i::int AS i, hit.id, hit.similarity
+			FROM unnest($3::text[]::vector[]) WITH ORDINALITY AS probe(vector, i)
+			CROSS JOIN LATERAL (
+				SELECT m.id, 1 - (m.embedding <=> probe.vector) AS similarity FROM memories m
+				WHERE ${LINKABLE} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> probe.vector LIMIT $4
+			) AS hit
+		)`,
+}
+
+function contextStatement(near: keyof typeof NEAR): string {
+	return `WITH ${NEAR[near]},
 		wanted AS (
 			SELECT id FROM near
 			UNION SELECT unnest($5::text[])
@@ -117,67 +187,18 @@ async function readContext(
 				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.subject = fact.subject AND m.attribute = fact.attribute
 			) AS hit
 		)
-		SELECT ${LINKABLE_COLUMNS}, (SELECT count(*) FROM pool)::int AS pool_size,
+		SELECT ${LINKABLE_COLUMNS}, ${near === 'exact' ? '(SELECT count(*) FROM pool)::int' : '-1'} AS pool_size,
 			(SELECT json_agg(json_build_array(near.i, near.similarity)) FROM near WHERE near.id = m.id) AS near
 		FROM wanted CROSS JOIN LATERAL (
 			SELECT * FROM memories m WHERE m.id = wanted.id AND m.org_id = $1 AND m.container_tag = $2
-		) AS m`,
-		[
-			scope.orgId,
-			containerTag,
-			vectors,
-			probe.neighbours,
-			probe.ids ?? [],
-			probe.contentKeys,
-			facts.map((fact) => fact.subject),
-			facts.map((fact) => fact.attribute),
-		],
-	)
-	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
-	// neighbours are skipped) with no same text, fact or id: only the index can tell, and for an empty container it
-	// answers nothing at once.
-	const large = rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO
-	if (vectors.length > 0 && large) {
-		return largeContainerContext(tx, scope, containerTag, { vectors, neighbours: probe.neighbours }, rows)
-	}
+		) AS m`
+}
+
+function contextOf(rows: ContextRow[], probe: FormationProbe): FormationContext {
 	const nearest: Nearest = probe.vectors.map(() => [])
 	for (const row of rows) {
 		for (const [i, similarity] of row.near ?? []) nearest[i - 1]?.push({ memoryId: row.id, similarity })
 	}
 	for (const hits of nearest) hits.sort((a, b) => b.similarity - a.similarity)
 	return { memories: rows.map(toLinkable), nearest }
-}
-
-/** Neighbours through the HNSW index, for a container too large to search exactly. */
-async function largeContainerContext(
-	tx: Db,
-	scope: Scope,
-	containerTag: string,
-	probe: { vectors: string[]; neighbours: number },
-	known: LinkableRow[],
-): Promise<FormationContext> {
-	await tx.query(ITERATIVE_INDEX_SCAN)
-	await tx.query(MEMORY_EF_SEARCH)
-	const hits = await tx.query<{ i: number; id: string; similarity: number }>(
-		`SELECT probe.i::int AS i, hit.id, hit.similarity
-		FROM unnest($3::text[]::vector[]) WITH ORDINALITY AS probe(vector, i)
-		CROSS JOIN LATERAL (
-			SELECT m.id, 1 - (m.embedding <=> probe.vector) AS similarity FROM memories m
-			WHERE ${LINKABLE} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> probe.vector LIMIT $4
-		) AS hit`,
-		[scope.orgId, containerTag, probe.vectors, probe.neighbours],
-	)
-	const nearest: Nearest = probe.vectors.map(() => [])
-	for (const hit of hits) nearest[hit.i - 1]?.push({ memoryId: hit.id, similarity: hit.similarity })
-	for (const list of nearest) list.sort((a, b) => b.similarity - a.similarity)
-	const have = new Set(known.map((row) => row.id))
-	const missing = [...new Set(hits.map((hit) => hit.id))].filter((id) => !have.has(id))
-	const extra =
-		missing.length === 0
-			? []
-			: await tx.query<LinkableRow>(
-					`SELECT ${LINKABLE_COLUMNS} FROM memories m WHERE m.org_id = $1 AND m.container_tag = $2 AND m.id = ANY($3::text[])`,
-					[scope.orgId, containerTag, missing],
-				)
-	return { memories: [...known, ...extra].map(toLinkable), nearest }
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
-import { ITERATIVE_INDEX_SCAN } from './search.ts'
+import { vectorScanSettings } from './search.ts'
 
 /**
  * Query plans (EXPLAIN) of the memory searches and of the formation's fact and text lookups, to check the indexes
@@ -18,8 +18,7 @@ export async function memoryPlans(
 ): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
-			await tx.query(ITERATIVE_INDEX_SCAN)
-			await tx.query(MEMORY_EF_SEARCH)
+			await tx.query(vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
 			for (const [name, value] of Object.entries(settings)) {
 				await tx.query('SELECT set_config($1, $2, true)', [name, value])
 			}

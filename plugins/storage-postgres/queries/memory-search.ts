@@ -3,14 +3,13 @@ import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
-import { ITERATIVE_INDEX_SCAN, queryWords } from './search.ts'
+import { queryWords, vectorScanSettings } from './search.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
 	const statement = memoryVectorStatement(scope, query)
 	const rows = await db.transaction(async (tx) => {
-		await tx.query(ITERATIVE_INDEX_SCAN)
-		await tx.query(MEMORY_EF_SEARCH)
+		await tx.query(vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
 		return tx.query<{ id: string; similarity: number }>(statement.text, statement.params)
 	})
 	return rows.map((row) => ({ memoryId: row.id, similarity: row.similarity }))
@@ -43,7 +42,7 @@ export async function memoriesByText(db: Db, scope: Scope, query: MemorySearchQu
 }
 
 /** The memory index is built sparser than the chunk index (see schema-memories.ts): searches look wider. */
-export const MEMORY_EF_SEARCH = 'SET LOCAL hnsw.ef_search = 100'
+export const MEMORY_EF_SEARCH = 100
 
 /** Cosine similarity (1 - cosine distance) of memories in scope, best first. */
 export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): Statement {

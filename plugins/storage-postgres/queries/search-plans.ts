@@ -1,7 +1,7 @@
 import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import type { Statement } from './params.ts'
-import { ITERATIVE_INDEX_SCAN, textSearchStatement, vectorSearchStatement } from './search.ts'
+import { textSearchStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
 
 /**
  * The query plans (EXPLAIN) of the vector and the full-text search for a query, to check which indexes they use.
@@ -17,7 +17,7 @@ export async function searchPlans(
 ): Promise<{ vector: string; text: string | null }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
-			await tx.query(ITERATIVE_INDEX_SCAN)
+			await tx.query(vectorScanSettings())
 			for (const [name, value] of Object.entries(settings)) {
 				await tx.query('SELECT set_config($1, $2, true)', [name, value])
 			}

@@ -8,7 +8,13 @@ import { Params, type Statement, vectorParam } from './params.ts'
  * goes on until it has found `limit` matching rows instead of stopping at `hnsw.ef_search` candidates. Relaxed order
  * is faster; the outer query of the vector search restores the exact order.
  */
-export const ITERATIVE_INDEX_SCAN = 'SET LOCAL hnsw.iterative_scan = relaxed_order'
+export function vectorScanSettings(options: { efSearch?: number; synchronousCommit?: 'off' } = {}): string {
+	const settings = [`set_config('hnsw.iterative_scan', 'relaxed_order', true)`]
+	if (options.efSearch) settings.push(`set_config('hnsw.ef_search', '${Math.trunc(options.efSearch)}', true)`)
+	if (options.synchronousCommit) settings.push(`set_config('synchronous_commit', '${options.synchronousCommit}', true)`)
+	// One statement, one round trip, for the rest of the transaction.
+	return `SELECT ${settings.join(', ')}`
+}
 
 /** How many query words reach the full-text query at most. */
 const MAX_TERMS = 64
@@ -40,7 +46,7 @@ export function searchStore(db: () => Db): SearchStore {
 			if (query.limit <= 0) return []
 			const statement = vectorSearchStatement(scope, query)
 			const rows = await db().transaction(async (tx) => {
-				await tx.query(ITERATIVE_INDEX_SCAN)
+				await tx.query(vectorScanSettings())
 				return tx.query<{ id: string; document_id: string; similarity: number }>(statement.text, statement.params)
 			})
 			return rows.map(
