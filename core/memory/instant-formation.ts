@@ -4,9 +4,10 @@ import {
 	type FormationDeps,
 	type FormationOutcome,
 	formExtracted,
+	inGroups,
 } from './form-document.ts'
 
-/** Documents formed per transaction at most. */
+/** Documents formed per transaction at most (and at most MAX_FORMATION_CANDIDATES candidates). */
 const BATCH = 25
 
 interface Waiting {
@@ -45,7 +46,8 @@ export class InstantFormation {
 
 	private async drain(key: string, queue: Waiting[]): Promise<void> {
 		while (queue.length > 0) {
-			const batch = latestPerDocument(queue.splice(0, BATCH))
+			const [first] = inGroups(queue.slice(0, BATCH), (waiting) => waiting.entry.candidates.length)
+			const batch = latestPerDocument(queue.splice(0, first!.length))
 			try {
 				const outcomes = await formExtracted(
 					batch.map((waiting) => waiting.entry),
