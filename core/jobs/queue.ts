@@ -96,14 +96,15 @@ export async function openJobQueue(
 		},
 		async workDocuments(concurrency, handle) {
 			// One fetch takes up to `concurrency` jobs and runs them together; a full batch fetches again at once
-			// (burst), so a backlog drains without waiting out the polling interval between jobs. Two fetch loops, so
-			// one batch's stages run while the other's documents wait for their memories (formed one container at a
-			// time): with one loop the processor idled a third of the time.
+			// (burst), so a backlog drains without waiting out the polling interval between jobs. On PostgreSQL two
+			// fetch loops, so one batch's stages run while the other's documents wait for their memories (formed one
+			// container at a time): with one loop the processor idled a third of the time. The embedded database
+			// works on the event loop itself, where a second loop only queues more work in front of requests.
 			const id = await boss.work<DocumentJob>(
 				DOCUMENT_QUEUE,
 				{
 					batchSize: concurrency,
-					localConcurrency: 2,
+					localConcurrency: database.kind === 'connection-string' ? 2 : 1,
 					includeMetadata: true,
 					perJobResults: true,
 					burstWhenBatchFull: true,
