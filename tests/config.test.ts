@@ -66,6 +66,9 @@ describe('configuration', () => {
 		await expect(loadConfig({ MEMORY_EXTRACTOR: 'magic' })).rejects.toThrow(
 			'MEMORY_EXTRACTOR must be "rules", "llm" or "none"',
 		)
+		await expect(
+			loadConfig({ MEMORY_EXTRACTOR: 'llm', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', MEMORY_LLM_CONCURRENCY: '0' }),
+		).rejects.toThrow('MEMORY_LLM_CONCURRENCY must be an integer >= 1')
 	})
 
 	it('reads a typed memory.config.ts when present', async () => {

@@ -29,7 +29,9 @@ beforeEach(() => {
 	warnings.length = 0
 })
 
-function llm(options: { maxCalls?: number; maxCharsPerCall?: number; maxRetries?: number } = {}) {
+function llm(
+	options: { maxCalls?: number; maxCharsPerCall?: number; maxRetries?: number; maxConcurrentRequests?: number } = {},
+) {
 	const extractor = extractorLLM({
 		baseURL: emulator.url,
 		apiKey: 'sk-test-llm',
@@ -255,6 +257,29 @@ describe('extractor-llm', () => {
 		}
 	})
 
+	it('keeps at most maxConcurrentRequests requests in flight across the documents it extracts at once', async () => {
+		const answers = scriptedChatCompletions({ json: { memories: [] } })
+		let inFlight = 0
+		let most = 0
+		emulator.setRoute('POST /v1/chat/completions', async (request) => {
+			inFlight++
+			most = Math.max(most, inFlight)
+			await Bun.sleep(15)
+			inFlight--
+			return answers.handler(request)
+		})
+		try {
+			const extractor = llm({ maxConcurrentRequests: 3 })
+			// Six documents at once, as a dreaming batch extracts them: each is one request here.
+			await Promise.all(Array.from({ length: 6 }, () => extractor.extract(chat())))
+			expect(answers.calls).toHaveLength(6)
+			expect(most).toBe(3)
+			expect(warnings).toEqual([])
+		} finally {
+			emulator.setRoute('POST /v1/chat/completions', scripted.handler)
+		}
+	})
+
 	it('falls back for the failed part only and renumbers inferences across parts', async () => {
 		const turns: [string, string][] = [
 			['Caroline', 'I adopted a puppy last week and named him Oscar after my grandfather.'],
@@ -311,6 +336,7 @@ describe('extractor-llm', () => {
 
 	it('refuses a bad configuration', async () => {
 		expect(() => extractorLLM({ fallback: rules, maxCalls: 0 })).toThrow('maxCalls')
+		expect(() => extractorLLM({ fallback: rules, maxConcurrentRequests: 0 })).toThrow('maxConcurrentRequests')
 		const withoutKey = extractorLLM({ fallback: rules })
 		await expect(Promise.resolve(withoutKey.init?.(ctx))).rejects.toThrow('API key')
 	})

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Plugin } from '../plugins/contract.ts'
-import type { ServiceSettings } from './settings.ts'
+import { integer, type ServiceSettings } from './settings.ts'
 
 type Env = Record<string, string | undefined>
 
@@ -21,7 +21,8 @@ export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promi
 
 /**
  * MEMORY_EXTRACTOR: `rules` (default: offline, extractor-rules), `llm` (extractor-llm against OPENAI_BASE_URL with
- * OPENAI_API_KEY and MEMORY_LLM_MODEL, falling back to the rules extractor) or `none` (no memories are formed).
+ * OPENAI_API_KEY and MEMORY_LLM_MODEL, at most MEMORY_LLM_CONCURRENCY requests at once, falling back to the rules
+ * extractor) or `none` (no memories are formed).
  */
 async function extractorFromEnv(env: Env): Promise<Plugin[]> {
 	const choice = env.MEMORY_EXTRACTOR || 'rules'
@@ -37,6 +38,7 @@ async function extractorFromEnv(env: Env): Promise<Plugin[]> {
 			baseURL: env.OPENAI_BASE_URL,
 			apiKey: env.OPENAI_API_KEY,
 			model: env.MEMORY_LLM_MODEL,
+			maxConcurrentRequests: integer(env, 'MEMORY_LLM_CONCURRENCY', 8, 1),
 			fallback: extractorRules(),
 		}),
 	]

@@ -22,7 +22,7 @@ export interface ServiceSettings extends IngestSettings, MemorySettings {
 
 type Env = Record<string, string | undefined>
 
-function integer(env: Env, name: string, fallback: number, min = 0): number {
+export function integer(env: Env, name: string, fallback: number, min = 0): number {
 	const raw = env[name]
 	if (raw === undefined || raw === '') return fallback
 	const value = Number(raw)

@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, Output } from 'ai'
+import pLimit from 'p-limit'
 import type { ExtractionInput, ExtractorPlugin, Logger, MemoryCandidate, PluginContext } from '../../core/index.ts'
 import { createLogger, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { describeError } from './describe-error.ts'
@@ -12,6 +13,7 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
 const DEFAULT_MODEL = 'gpt-4o-mini'
 const DEFAULT_MAX_CALLS = 4
 const DEFAULT_MAX_RETRIES = 2
+const DEFAULT_MAX_CONCURRENT_REQUESTS = 8
 const DEFAULT_MAX_CHARS_PER_CALL = 12_000
 const DEFAULT_TIMEOUT_MS = 120_000
 
@@ -32,6 +34,11 @@ export interface ExtractorLLMOptions {
 	maxRetries?: number
 	/** Below `maxCalls`, how long a part may grow before the input is split further. Default 12,000 characters. */
 	maxCharsPerCall?: number
+	/**
+	 * Requests in flight at most, across every document this plugin extracts at once (dreaming batches of several
+	 * containers extract many documents together; a local model server would queue or refuse them). Default 8.
+	 */
+	maxConcurrentRequests?: number
 	/** Time allowed for one request, retries included, before the part falls back. Default 120 s. */
 	timeoutMs?: number
 	/** Extracts a part whose request failed or whose answer was invalid (normally `extractorRules()`). */
@@ -47,12 +54,17 @@ export function extractorLLM(options: ExtractorLLMOptions): ExtractorPlugin {
 	const baseURL = (options.baseURL || OPENAI_BASE_URL).replace(/\/+$/, '')
 	const modelId = options.model || DEFAULT_MODEL
 	const maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS
+	const maxConcurrentRequests = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS
 	const maxCharsPerCall = options.maxCharsPerCall ?? DEFAULT_MAX_CHARS_PER_CALL
 	const { fallback } = options
 	if (!Number.isInteger(maxCalls) || maxCalls < 1) {
 		throw new Error(`extractor-llm: maxCalls must be a positive integer, got ${maxCalls}`)
 	}
+	if (!Number.isInteger(maxConcurrentRequests) || maxConcurrentRequests < 1) {
+		throw new Error(`extractor-llm: maxConcurrentRequests must be a positive integer, got ${maxConcurrentRequests}`)
+	}
 	if (fallback?.kind !== 'extractor') throw new Error('extractor-llm: a fallback extractor is required')
+	const inFlight = pLimit(maxConcurrentRequests)
 	// Local servers need no key, but the SDK always sends one and must not read OPENAI_API_KEY by itself.
 	const apiKey = options.apiKey || (baseURL === OPENAI_BASE_URL ? undefined : 'no-key')
 	const model = createOpenAI({ baseURL, apiKey: apiKey ?? '' }).chat(modelId)
@@ -76,7 +88,7 @@ export function extractorLLM(options: ExtractorLLMOptions): ExtractorPlugin {
 
 	async function extractPart(input: ExtractionInput, part: InputPart, index: number, count: number) {
 		try {
-			return await askModel(input, part)
+			return await inFlight(() => askModel(input, part))
 		} catch (error) {
 			logger.warn('extractor-llm: model extraction failed, using the fallback extractor for this part', {
 				documentId: input.documentId,
