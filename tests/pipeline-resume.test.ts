@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import type { EmbedderPlugin } from '../core/index.ts'
 import { createLogger } from '../core/logger.ts'
+import { chunkText } from '../core/pipeline/chunker.ts'
 import { processDocument } from '../core/pipeline/process-document.ts'
 import { newDocument } from './contract/storage.contract.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
@@ -76,5 +77,40 @@ describeEachDriver('pipeline retries', (driver) => {
 			limit: 100,
 		})
 		expect(hits).toHaveLength(70)
+	})
+
+	it('embeds chunks an older version staged without their embeddings, then publishes them all', async () => {
+		const { storage, embedder } = t.service.plugins
+		const logger = createLogger('error')
+		const scope = { orgId: (await storage.orgs.create(`upgrade-${crypto.randomUUID()}`)).id }
+		const text = 'The lighthouse keeper logs the weather.\n\nThe ferry leaves at noon.'
+		const { document } = await storage.documents.upsert(
+			scope,
+			newDocument({ content: text, containerTag: 'upgrade', contentHash: 'upgrade-1' }),
+		)
+		// What the previous pipeline left: text extracted, chunks staged without vectors, stopped before embedding.
+		await storage.documents.setExtracted(document.id, { text, title: null, type: 'text' })
+		const chunks = chunkText(text)
+		await storage.chunks.stage(
+			document.id,
+			chunks.map((chunk) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: null })),
+		)
+		const at = new Date().toISOString()
+		const ok = (stage: 'extracting' | 'chunking') => ({ stage, startedAt: at, endedAt: at, outcome: 'ok' as const })
+		await storage.documents.setProgress(document.id, {
+			contentHash: 'upgrade-1',
+			status: 'embedding',
+			stages: [ok('extracting'), ok('chunking')],
+		})
+
+		await processDocument(document.id, { storage, embedder, logger }, false)
+		expect((await storage.documents.byId(document.id))!.status).toBe('done')
+		const hits = await storage.search.chunksByVector(scope, {
+			containerTags: ['upgrade'],
+			vector: (await embedder.embed(['ferry noon'], 'query'))[0]!,
+			terms: [],
+			limit: 10,
+		})
+		expect(hits).toHaveLength(chunks.length)
 	})
 })

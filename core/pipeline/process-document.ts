@@ -72,8 +72,10 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 	},
 	async embedding(document, { storage, embedder }, run) {
 		// Each chunk is written once, with its embedding; a retried run embeds only the positions not staged yet.
-		const staged = new Set(run.cleared ? [] : (await storage.chunks.staged(document.id)).map((chunk) => chunk.position))
-		const pending = (await chunksOf(document, storage, run)).filter((chunk) => !staged.has(chunk.position))
+		// (A chunk staged without its embedding, by an older version of the service, is embedded again.)
+		const staged = run.cleared ? [] : (await storage.chunks.staged(document.id)).filter((chunk) => chunk.embedded)
+		const done = new Set(staged.map((chunk) => chunk.position))
+		const pending = (await chunksOf(document, storage, run)).filter((chunk) => !done.has(chunk.position))
 		for (let start = 0; start < pending.length; start += EMBED_BATCH) {
 			const batch = pending.slice(start, start + EMBED_BATCH)
 			const vectors = await embedder.embed(
