@@ -50,7 +50,9 @@ async function main() {
 		const rows = await embed(ROWS, () => generator.memory())
 		const inserts = await embed(INSERTS, () => generator.memory())
 		const queries = await embed(QUERIES, () => generator.memory())
-		await sql.unsafe(`CREATE TABLE vectors (id int PRIMARY KEY, embedding vector(${plugins.embedder.space.dimensions}))`)
+		await sql.unsafe(
+			`CREATE TABLE vectors (id int PRIMARY KEY, embedding vector(${plugins.embedder.space.dimensions}))`,
+		)
 		for (let i = 0; i < rows.length; i += 5_000) {
 			const slice = rows.slice(i, i + 5_000)
 			await sql.unsafe(
