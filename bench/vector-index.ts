@@ -2,7 +2,7 @@
  * HNSW build parameters against insert cost and recall, on PostgreSQL: N embedded texts (the local embedder, Zipf
  * text like the other benches) in a bare table; for each (m, ef_construction) the index is built, then timed inserts
  * of new rows (what the pipeline pays per chunk or memory) and recall@10 of 200 queries against the exact answer, at
- * ef_search 40 and 100. Chunks use m 16 / ef_construction 64, memories m 8 / 32 (schema.ts, schema-memories.ts).
+ * ef_search 40, 64 and 100. Chunks use m 16 / ef_construction 64, memories m 8 / 32 (schema.ts, schema-memories.ts).
  *
  *   BENCH_DATABASE_URL=... bun bench/vector-index.ts [--quick]
  */
@@ -18,6 +18,7 @@ import { loadVocabulary } from './lib/vocabulary.ts'
 const ROWS = QUICK ? 20_000 : 100_000
 const QUERIES = 200
 const INSERTS = 400
+const EF_SEARCH = [40, 64, 100]
 const CONFIGS = [
 	{ m: 16, efConstruction: 64 },
 	{ m: 16, efConstruction: 32 },
@@ -94,7 +95,7 @@ async function main() {
 			await sql.unsafe('DELETE FROM vectors WHERE id >= 1000000000')
 			const row: (string | number)[] = [`m ${config.m}, ef_construction ${config.efConstruction}`, fixed(buildSeconds)]
 			row.push(fixed(median(perRow), 3))
-			for (const efSearch of [40, 100]) {
+			for (const efSearch of EF_SEARCH) {
 				let hits = 0
 				const latencies: number[] = []
 				for (const [i, query] of queries.entries()) {
@@ -114,10 +115,7 @@ async function main() {
 				'index',
 				'build (s)',
 				'insert ms/row (median)',
-				'recall@10 ef_search 40',
-				'query ms (median)',
-				'recall@10 ef_search 100',
-				'query ms (median)',
+				...EF_SEARCH.flatMap((ef) => [`recall@10 ef_search ${ef}`, 'query ms (median)']),
 			],
 			table,
 		)
