@@ -251,6 +251,19 @@ describeEachDriver('memory formation (instant dreaming, test extractor)', (drive
 		expect(milk.documentIds.sort()).toEqual([first.id, second.id].sort())
 	})
 
+	it('drops what only the old content stated when a document is re-sent with new content', async () => {
+		const first = await ingest('Bea owns a red bike. Bea works at the library.', 'formation_resend', {
+			customId: 'bea-notes',
+		})
+		expect(first.memories).toHaveLength(2)
+		const second = await ingest('Bea works at the library. Bea bought a kayak.', 'formation_resend', {
+			customId: 'bea-notes',
+		})
+		expect(second.id).toBe(first.id)
+		const texts = (await list('formation_resend')).map((entry: { memory: string }) => entry.memory).sort()
+		expect(texts).toEqual(['Bea bought a kayak.', 'Bea works at the library.'])
+	})
+
 	it('forms documents that arrive together in one container once each, linked to each other', async () => {
 		const hobbies = ['chess', 'rowing', 'pottery', 'fencing', 'archery', 'baking', 'sailing', 'judo']
 		const posted = await Promise.all(

@@ -39,6 +39,8 @@ export interface Extracted {
 	candidates: PreparedCandidate[]
 	/** Only new conversation turns were extracted: the document's earlier sources stay. */
 	incremental: boolean
+	/** Memories were formed from the document before (so it may source some that a re-extraction drops). */
+	formedBefore: boolean
 	formed: NonNullable<FormationPlan['formed']>
 }
 
@@ -205,6 +207,7 @@ export async function extractDocument(
 			}),
 		),
 		incremental,
+		formedBefore: state.formedHash !== null,
 		formed: {
 			extractedTurns: turns?.length ?? 0,
 			turnsHash: turns ? turnsHash(turns) : null,
@@ -216,7 +219,8 @@ export async function extractDocument(
 
 function planOf(linker: Linker, entry: Extracted, nearest: { memoryId: string; similarity: number }[][]) {
 	const { plan } = linker.plan(entry.candidates, nearest, entry.document.id)
-	return { ...plan, replaceDocumentSources: !entry.incremental, formed: entry.formed }
+	// A document formed for the first time sources nothing yet: there is nothing to release.
+	return { ...plan, replaceDocumentSources: entry.formedBefore && !entry.incremental, formed: entry.formed }
 }
 
 function outcomeOf(deps: FormationDeps, entry: Extracted, result: FormationResult): FormationOutcome {
