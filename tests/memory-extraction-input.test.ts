@@ -9,7 +9,7 @@ describeEachDriver('memory formation context', (driver) => {
 	let t: TestService
 	const extractor = recordingExtractor()
 	beforeAll(async () => {
-		t = await startTestService(driver, { extractor })
+		t = await startTestService(driver, { extractor, env: { MEMORY_DREAMING_QUIET_SECONDS: '1' } })
 	}, 60_000)
 	afterAll(() => t.stop())
 
@@ -44,6 +44,20 @@ describeEachDriver('memory formation context', (driver) => {
 
 		const elsewhere = await form({ content: 'The bakery opens at seven.', containerTag: 'no-context' })
 		expect(elsewhere.entityContext).toBeNull()
+	})
+
+	it("gives every document of a dynamic dreaming batch the tag's entityContext", async () => {
+		const tagContext = 'The user is Ines Costa, a ferry captain'
+		expect((await t.json('PATCH', '/v3/container-tags/ines', { entityContext: tagContext })).status).toBe(200)
+		const added = await Promise.all(
+			['I sail to Madeira on Mondays.', 'My first boat was a small sloop.'].map((content) =>
+				t.json('POST', '/v3/documents', { content, containerTag: 'ines', dreaming: 'dynamic' }),
+			),
+		)
+		for (const { body } of added) {
+			await waitFor(async () => (await t.json('GET', `/v3/documents/${body.id}`)).body.dreamingStatus === 'done')
+			expect(extractor.inputs.find((i) => i.documentId === body.id)?.entityContext).toBe(tagContext)
+		}
 	})
 
 	it('sorts formed memories into the tag buckets they match, and leaves the rest out of every bucket', async () => {

@@ -131,8 +131,13 @@ export function sorterFor(embedder: EmbedderPlugin): BucketSorter {
 	return sorter
 }
 
+export interface ContainerContext {
+	entityContext: string | null
+	buckets: BucketDefinition[]
+}
+
 /** What extraction needs from a container's settings: its entity context and effective buckets. */
-export async function containerContext(storage: Storage, scope: Scope, tag: string) {
+export async function containerContext(storage: Storage, scope: Scope, tag: string): Promise<ContainerContext> {
 	const [settings, own] = await Promise.all([storage.settings.get(scope.orgId), storage.containers.get(scope, tag)])
 	return {
 		entityContext: own?.entityContext ?? null,

@@ -1,5 +1,10 @@
 import type { DreamJob, JobAttempt, JobQueue } from '../jobs/queue.ts'
-import { type FormationDeps, formDocumentBatch, formDocumentMemories } from './form-document.ts'
+import {
+	type FormationDeps,
+	formDocumentBatch,
+	formDocumentMemories,
+	MAX_FORMATION_DOCUMENTS,
+} from './form-document.ts'
 
 export interface DreamingDeps extends FormationDeps {
 	queue: JobQueue
@@ -8,9 +13,6 @@ export interface DreamingDeps extends FormationDeps {
 	/** ...but never later than this after its oldest pending document finished (a busy container still dreams). */
 	maxWaitSeconds: number
 }
-
-/** Documents formed per transaction; a batch re-reads the pending list until none is left. */
-const BATCH = 25
 
 /**
  * A dynamic document finished its pipeline: (re)arm its container's batch to run after the quiet interval, or
@@ -47,9 +49,9 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 	}
 	const tried = new Set<string>()
 	for (;;) {
-		const pending = (await deps.storage.memories.pendingDocuments(job.orgId, job.containerTag, BATCH)).filter(
-			(id) => !tried.has(id),
-		)
+		const pending = (
+			await deps.storage.memories.pendingDocuments(job.orgId, job.containerTag, MAX_FORMATION_DOCUMENTS)
+		).filter((id) => !tried.has(id))
 		if (pending.length === 0) return
 		for (const id of pending) tried.add(id)
 		const startedAt = new Date().toISOString()

@@ -1,5 +1,5 @@
-import { containerContext, sortCandidates } from '../containers/buckets.ts'
-import type { DocumentRecord, StageRecord } from '../domain/types.ts'
+import { type ContainerContext, containerContext, sortCandidates } from '../containers/buckets.ts'
+import type { DocumentRecord, Scope, StageRecord } from '../domain/types.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin, ExtractionInput, ExtractorPlugin } from '../plugins/contract.ts'
@@ -30,6 +30,8 @@ export interface FormationOptions {
 	dreamingDone: boolean
 	/** Record a `memories` stage that started then. */
 	stageStartedAt?: string
+	/** The container's settings for extraction; a batch reads them once for all its documents. */
+	container?: (scope: Scope, containerTag: string) => Promise<ContainerContext>
 }
 
 /** A document read, extracted and embedded, ready for its formation transaction. */
@@ -72,8 +74,18 @@ export async function formDocumentBatch(
 	const outcomes = new Map<string, FormationOutcome>()
 	const failures = new Map<string, unknown>()
 	const ready: Extracted[] = []
-	// Read and extracted concurrently (their reads overlap the extractor's work), formed in the given order.
-	const settled = await Promise.allSettled(documentIds.map((id) => extractDocument(id, deps, options)))
+	// Read and extracted concurrently (their reads overlap the extractor's work), formed in the given order; the
+	// container's settings are read once for the batch.
+	const settings = new Map<string, Promise<ContainerContext>>()
+	const container = (scope: Scope, tag: string) => {
+		const key = `${scope.orgId}\u0000${tag}`
+		const read = settings.get(key) ?? containerContext(deps.storage, scope, tag)
+		settings.set(key, read)
+		return read
+	}
+	const settled = await Promise.allSettled(
+		documentIds.map((id) => extractDocument(id, deps, { ...options, container })),
+	)
 	for (const [i, result] of settled.entries()) {
 		const id = documentIds[i]!
 		if (result.status === 'rejected') failures.set(id, result.reason)
@@ -85,6 +97,9 @@ export async function formDocumentBatch(
 	}
 	return { outcomes, failures }
 }
+
+/** Documents formed in one transaction at most (instant and dynamic dreaming alike). */
+export const MAX_FORMATION_DOCUMENTS = 25
 
 /**
  * Candidate statements linked in one formation transaction at most (a document with more forms alone). Linking
@@ -182,7 +197,10 @@ export async function extractDocument(
 		content: chunk.content,
 	}))
 	// The tag's settings: its entityContext (the document's own wins) and its buckets.
-	const container = await containerContext(storage, { orgId: document.orgId }, document.containerTag)
+	const container = await (options.container ?? ((scope, tag) => containerContext(storage, scope, tag)))(
+		{ orgId: document.orgId },
+		document.containerTag,
+	)
 	const input: ExtractionInput = {
 		documentId: document.id,
 		containerTag: document.containerTag,

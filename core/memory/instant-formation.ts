@@ -5,10 +5,8 @@ import {
 	type FormationOutcome,
 	formExtracted,
 	inGroups,
+	MAX_FORMATION_DOCUMENTS,
 } from './form-document.ts'
-
-/** Documents formed per transaction at most (and at most MAX_FORMATION_CANDIDATES candidates). */
-const BATCH = 25
 
 interface Waiting {
 	entry: Extracted
@@ -46,7 +44,7 @@ export class InstantFormation {
 
 	private async drain(key: string, queue: Waiting[]): Promise<void> {
 		while (queue.length > 0) {
-			const [first] = inGroups(queue.slice(0, BATCH), (waiting) => waiting.entry.candidates.length)
+			const [first] = inGroups(queue.slice(0, MAX_FORMATION_DOCUMENTS), (waiting) => waiting.entry.candidates.length)
 			const batch = latestPerDocument(queue.splice(0, first!.length))
 			try {
 				const outcomes = await formExtracted(
