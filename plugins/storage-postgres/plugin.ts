@@ -20,7 +20,7 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 		return driver
 	}
 	const db = (): Db => started().db
-	// PostgreSQL's autovacuum analyzes as well: there the plugin only covers a table's first minutes.
+	// PostgreSQL's autovacuum analyzes too, but late: there the plugin's ANALYZEs are at least 30 s apart.
 	const statistics = new PlannerStatistics(db, options.databaseUrl ? 30_000 : 0)
 	const close = async () => {
 		const open = driver

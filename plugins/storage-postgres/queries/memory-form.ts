@@ -36,17 +36,20 @@ export class LargeContainers {
 	private readonly until = new Map<string, number>()
 
 	has(scope: Scope, containerTag: string): boolean {
-		const key = `${scope.orgId}\u0000${containerTag}`
-		const until = this.until.get(key)
-		if (until !== undefined && until < Date.now()) this.until.delete(key)
-		return until !== undefined && until >= Date.now()
+		const key = containerKey(scope, containerTag)
+		const until = this.until.get(key) ?? 0
+		if (until >= Date.now()) return true
+		this.until.delete(key)
+		return false
 	}
 
 	add(scope: Scope, containerTag: string): void {
 		if (this.until.size >= 10_000) this.until.clear()
-		this.until.set(`${scope.orgId}\u0000${containerTag}`, Date.now() + LARGE_FOR_MS)
+		this.until.set(containerKey(scope, containerTag), Date.now() + LARGE_FOR_MS)
 	}
 }
+
+const containerKey = (scope: Scope, containerTag: string) => `${scope.orgId}\u0000${containerTag}`
 
 /** Latest, active memories of the formation's container ($1 org, $2 container), alias `m`. */
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
