@@ -201,7 +201,7 @@ async function main() {
 	heading('Ingest')
 	await printMachine(drivers.includes('postgres') ? process.env.BENCH_DATABASE_URL : null)
 	console.log(
-		'Server: `bun core/main.ts` (one process, MEMORY_WORKER_CONCURRENCY default 4, local embedder), fresh store per driver. Times in ms.',
+		`Server: \`bun core/main.ts\` (one process, MEMORY_WORKER_CONCURRENCY ${process.env.MEMORY_WORKER_CONCURRENCY || '4 (default)'}, local embedder), fresh store per driver. Times in ms.`,
 	)
 	const acks: Cell[][] = []
 	const pipelines: PipelineRow[] = []
@@ -238,7 +238,7 @@ async function main() {
 	)
 	const stages = [...new Set(pipelines.flatMap((row) => Object.keys(row.stages)))]
 	printTable(
-		'Where a document spends its pipeline time (mean ms per stage, 50 documents; with 4 workers stages overlap)',
+		'Where a document spends its pipeline time (mean ms per stage, 50 documents; stages of documents in flight together overlap)',
 		['driver', 'documents', ...stages],
 		pipelines.map((row) => [row.driver, row.run, ...stages.map((stage) => ms(row.stages[stage] ?? Number.NaN))]),
 	)

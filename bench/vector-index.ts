@@ -7,6 +7,7 @@
  *   BENCH_DATABASE_URL=... bun bench/vector-index.ts [--quick]
  */
 import postgres from 'postgres'
+import { vectorParam } from '../plugins/storage-postgres/queries/params.ts'
 import { BENCH_DATABASE_URL } from './lib/database.ts'
 import { printMachine } from './lib/machine.ts'
 import { median } from './lib/stats.ts'
@@ -26,8 +27,6 @@ const CONFIGS = [
 	{ m: 8, efConstruction: 16 },
 ]
 
-const vectorText = (vector: Float32Array) => `[${Array.from(vector, (v) => v.toFixed(7)).join(',')}]`
-
 async function main() {
 	heading('Vector index parameters (HNSW, cosine)')
 	if (!BENCH_DATABASE_URL) {
@@ -46,7 +45,7 @@ async function main() {
 			for (let i = 0; i < texts.length; i += 512) {
 				vectors.push(...(await plugins.embedder.embed(texts.slice(i, i + 512), 'document')))
 			}
-			return vectors.map(vectorText)
+			return vectors.map(vectorParam)
 		}
 		const rows = await embed(ROWS, () => generator.memory())
 		const inserts = await embed(INSERTS, () => generator.memory())

@@ -11,7 +11,7 @@ export interface ServiceSettings extends IngestSettings, MemorySettings {
 	databaseUrl: string | null
 	/** Largest accepted request body, in bytes (413 above). */
 	maxBodyBytes: number
-	/** Documents a worker takes per fetch (two fetches run at once); also the containers it forms dreaming batches for at once. */
+	/** Documents a worker takes per fetch (two fetches at once on PostgreSQL); also the containers it dreams for at once. */
 	workerConcurrency: number
 	/** How long a verified API key is trusted before it is looked up again. */
 	keyCacheSeconds: number
