@@ -185,7 +185,7 @@ async function main() {
 	for (const driver of driversToRun()) await benchDriver(driver, rows)
 	printTable('Documents per second', ['driver', 'mode', 'documents', 'memories', 'seconds', 'documents/s'], rows)
 	note(
-		`${CONTAINERS} containers; dynamic batches run 4 containers at once (up to 25 documents per formation transaction); instant runs 4 documents at once. Target: >= 100 documents/s on PostgreSQL.`,
+		`${CONTAINERS} containers; dynamic batches run 4 containers at once (up to 25 documents per formation transaction); instant: the service's worker with its defaults (4 documents per fetch, two fetches at once on PostgreSQL). Target: >= 100 documents/s on PostgreSQL.`,
 	)
 }
 
