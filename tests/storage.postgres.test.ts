@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Driver } from '../plugins/storage-postgres/db.ts'
-import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
+import { MAX_PREPARED_TEXTS, openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
 import { MIGRATIONS } from '../plugins/storage-postgres/queries/schema.ts'
@@ -49,6 +49,47 @@ describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 
 		it('reads a bounded number of rows for words that most chunks hold', async () => {
 			await expectBoundedCommonWordsSearch(driver)
+		})
+	})
+
+	describe('statements', () => {
+		let database: Awaited<ReturnType<typeof createTestDatabase>>
+		let driver: Driver
+		beforeAll(async () => {
+			database = await createTestDatabase('storage_prepared')
+			driver = openPostgres(database.url)
+		})
+		afterAll(async () => {
+			await driver?.close()
+			await database?.drop()
+		})
+
+		// A transaction keeps one connection, whose prepared statements pg_prepared_statements lists.
+		const preparedTexts = async (tx: Driver['db']) =>
+			(await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).map(
+				(row) => row.statement,
+			)
+
+		it('prepares a statement once per connection and still plans each execution for its parameters', async () => {
+			await driver.db.transaction(async (tx) => {
+				for (const n of [1, 2, 3]) expect(await tx.query('SELECT $1::int + 1 AS next', [n])).toEqual([{ next: n + 1 }])
+				const texts = await preparedTexts(tx)
+				expect(texts.filter((text) => text === 'SELECT $1::int + 1 AS next')).toHaveLength(1)
+				expect(await tx.query('SELECT current_setting($1) AS mode', ['plan_cache_mode'])).toEqual([
+					{ mode: 'force_custom_plan' },
+				])
+			})
+		})
+
+		it('stops preparing new texts beyond its bound and runs them all the same', async () => {
+			await driver.db.transaction(async (tx) => {
+				for (let i = 0; i <= MAX_PREPARED_TEXTS; i++) {
+					expect(await tx.query(`SELECT $1::int + ${i} AS sum`, [1])).toEqual([{ sum: i + 1 }])
+				}
+				const texts = await preparedTexts(tx)
+				expect(texts).toContain('SELECT $1::int + 0 AS sum')
+				expect(texts).not.toContain(`SELECT $1::int + ${MAX_PREPARED_TEXTS} AS sum`)
+			})
 		})
 	})
 
