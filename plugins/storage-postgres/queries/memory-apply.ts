@@ -6,7 +6,9 @@ type Source = { memoryId: string; documentId: string } & SourceRef
 
 /**
  * Writes formation plans (one per document, in order) with one statement per kind of change, whatever their number
- * and size. Returns one result per plan.
+ * and size. Returns one result per plan. The statements are sent together, without waiting for each answer (the
+ * database runs them in order, so sources follow their memories): one round trip while the container's formation
+ * lock is held. The first failure rejects the whole.
  */
 export async function applyPlans(
 	tx: Db,
@@ -14,65 +16,78 @@ export async function applyPlans(
 	containerTag: string,
 	plans: FormationPlan[],
 ): Promise<FormationResult[]> {
+	const writes: Promise<unknown>[] = []
 	const documents = plans.flatMap((plan) => (plan.createDocument ? [plan.createDocument] : []))
-	for (const document of documents) await createSourceDocument(tx, scope, document)
+	for (const document of documents) writes.push(createSourceDocument(tx, scope, document))
 	const supersede = plans.flatMap((plan) => plan.supersede)
 	if (supersede.length > 0) {
-		await tx.query(
-			`UPDATE memories SET is_latest = false, updated_at = now(), updated_seq = nextval('memory_changes')
+		writes.push(
+			tx.query(
+				`UPDATE memories SET is_latest = false, updated_at = now(), updated_seq = nextval('memory_changes')
 			WHERE org_id = $1 AND id = ANY($2::text[])`,
-			[scope.orgId, supersede],
+				[scope.orgId, supersede],
+			),
 		)
 	}
 	const created = plans.flatMap((plan) => plan.create)
-	await insertMemories(tx, scope, containerTag, created)
+	writes.push(insertMemories(tx, scope, containerTag, created))
 	const attachments = plans.map((plan) => mergeAttachments(plan.attach))
-	await addSources(tx, [
-		...plans.flatMap((plan) =>
-			plan.documentId
-				? plan.create.flatMap((m) => (m.source ? [{ memoryId: m.id, documentId: plan.documentId!, ...m.source }] : []))
-				: [],
-		),
-		...plans.flatMap((plan, i) =>
-			plan.documentId ? attachments[i]!.map((source) => ({ ...source, documentId: plan.documentId! })) : [],
-		),
-	])
+	writes.push(
+		addSources(tx, [
+			...plans.flatMap((plan) =>
+				plan.documentId
+					? plan.create.flatMap((m) =>
+							m.source ? [{ memoryId: m.id, documentId: plan.documentId!, ...m.source }] : [],
+						)
+					: [],
+			),
+			...plans.flatMap((plan, i) =>
+				plan.documentId ? attachments[i]!.map((source) => ({ ...source, documentId: plan.documentId! })) : [],
+			),
+		]),
+	)
 	const inheriting = created.filter((memory) => memory.inheritSourcesFrom)
 	if (inheriting.length > 0) {
-		await tx.query(
-			`INSERT INTO memory_sources (memory_id, document_id, chunk_positions, turn_indexes)
+		writes.push(
+			tx.query(
+				`INSERT INTO memory_sources (memory_id, document_id, chunk_positions, turn_indexes)
 			SELECT heir.id, s.document_id, s.chunk_positions, s.turn_indexes
 			FROM unnest($1::text[], $2::text[]) AS heir(id, parent) JOIN memory_sources s ON s.memory_id = heir.parent
 			ON CONFLICT (memory_id, document_id) DO NOTHING`,
-			[inheriting.map((memory) => memory.id), inheriting.map((memory) => memory.inheritSourcesFrom)],
+				[inheriting.map((memory) => memory.id), inheriting.map((memory) => memory.inheritSourcesFrom)],
+			),
 		)
 	}
 	const attached = [
 		...new Set(plans.flatMap((plan, i) => (plan.documentId ? attachments[i]!.map((a) => a.memoryId) : []))),
 	]
 	if (attached.length > 0) {
-		await tx.query(
-			`UPDATE memories SET updated_at = now(), updated_seq = nextval('memory_changes')
+		writes.push(
+			tx.query(
+				`UPDATE memories SET updated_at = now(), updated_seq = nextval('memory_changes')
 			WHERE org_id = $1 AND id = ANY($2::text[])`,
-			[scope.orgId, attached],
+				[scope.orgId, attached],
+			),
 		)
 	}
 	const links = plans.flatMap((plan) => plan.links)
 	if (links.length > 0) {
-		await tx.query(
-			`INSERT INTO memory_relations (from_id, to_id, relation)
+		writes.push(
+			tx.query(
+				`INSERT INTO memory_relations (from_id, to_id, relation)
 			SELECT l.from_id, l.to_id, l.relation FROM unnest($1::text[], $2::text[], $3::text[]) AS l(from_id, to_id, relation)
 			JOIN memories a ON a.id = l.from_id AND a.org_id = $4 JOIN memories b ON b.id = l.to_id AND b.org_id = $4
 			ON CONFLICT DO NOTHING`,
-			[
-				links.map((link) => link.fromId),
-				links.map((link) => link.toId),
-				links.map((link) => link.relation),
-				scope.orgId,
-			],
+				[
+					links.map((link) => link.fromId),
+					links.map((link) => link.toId),
+					links.map((link) => link.relation),
+					scope.orgId,
+				],
+			),
 		)
 	}
-	const released = await releaseDocumentSources(
+	const releasing = releaseDocumentSources(
 		tx,
 		plans.flatMap((plan, i) =>
 			plan.documentId && plan.replaceDocumentSources
@@ -85,10 +100,15 @@ export async function applyPlans(
 				: [],
 		),
 	)
-	await recordFormations(
-		tx,
-		plans.flatMap((plan) => (plan.documentId && plan.formed ? [{ documentId: plan.documentId, ...plan.formed }] : [])),
+	writes.push(
+		recordFormations(
+			tx,
+			plans.flatMap((plan) =>
+				plan.documentId && plan.formed ? [{ documentId: plan.documentId, ...plan.formed }] : [],
+			),
+		),
 	)
+	const [released] = await Promise.all([releasing, ...writes])
 	return plans.map((plan, i) => ({
 		created: plan.create.map((memory) => memory.id),
 		attached: attachments[i]!.map((source) => source.memoryId),
