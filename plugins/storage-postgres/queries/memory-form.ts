@@ -11,6 +11,7 @@ import { applyPlans } from './memory-apply.ts'
 import { ACTIVE, LINKABLE_COLUMNS, type LinkableRow, toLinkable } from './memory-rows.ts'
 import { vectorParam } from './params.ts'
 import { vectorScanSettings } from './search.ts'
+import { setLocal } from './set-local.ts'
 
 /**
  * Up to this many latest memories, a container's neighbours are found exactly; above it, through the HNSW index. An
@@ -79,7 +80,8 @@ export async function formMemories(
 		// reached the disk (the documents then show dreaming, and the start-up sweep forms them again), never part of
 		// one. Writes without a guard (through the API) keep the server's durability.
 		const [, admitted, context] = await Promise.all([
-			tx.query(
+			setLocal(
+				tx,
 				vectorScanSettings({ efSearch: FORMATION_EF_SEARCH, ...(guards ? { synchronousCommit: 'off' as const } : {}) }),
 			),
 			lock(tx, scope, containerTag, guards),
@@ -154,9 +156,9 @@ async function readContext(
 		// container and sorted it, once per probe (90-150 ms per formation at 5,000 memories, against 20-60 through
 		// the index). The settings go out with the read: no round trip of their own.
 		const [, rows] = await Promise.all([
-			tx.query(`SELECT set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`),
+			setLocal(tx, { enable_sort: 'off', enable_seqscan: 'off' }),
 			tx.query<ContextRow>(contextStatement(near), params),
-			tx.query(`SELECT set_config('enable_sort', 'on', true), set_config('enable_seqscan', 'on', true)`),
+			setLocal(tx, { enable_sort: 'on', enable_seqscan: 'on' }),
 		])
 		return rows
 	}

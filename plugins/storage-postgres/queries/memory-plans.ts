@@ -4,6 +4,7 @@ import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
 import { vectorScanSettings } from './search.ts'
+import { setLocal } from './set-local.ts'
 
 /**
  * Query plans (EXPLAIN) of the memory searches and of the formation's fact and text lookups, to check the indexes
@@ -18,10 +19,7 @@ export async function memoryPlans(
 ): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
-			await tx.query(vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
-			for (const [name, value] of Object.entries(settings)) {
-				await tx.query('SELECT set_config($1, $2, true)', [name, value])
-			}
+			await setLocal(tx, { ...vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }), ...settings })
 			const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.params)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})

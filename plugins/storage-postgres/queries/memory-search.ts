@@ -4,12 +4,13 @@ import { filterSql } from './filters.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { queryWords, vectorScanSettings } from './search.ts'
+import { setLocal } from './set-local.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
 	const statement = memoryVectorStatement(scope, query)
 	const rows = await db.transaction(async (tx) => {
-		await tx.query(vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
+		await setLocal(tx, vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
 		return tx.query<{ id: string; similarity: number }>(statement.text, statement.params)
 	})
 	return rows.map((row) => ({ memoryId: row.id, similarity: row.similarity }))

@@ -2,6 +2,7 @@ import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import type { Statement } from './params.ts'
 import { textSearchStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
+import { setLocal } from './set-local.ts'
 
 /**
  * The query plans (EXPLAIN) of the vector and the full-text search for a query, to check which indexes they use.
@@ -17,10 +18,7 @@ export async function searchPlans(
 ): Promise<{ vector: string; text: string | null }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
-			await tx.query(vectorScanSettings())
-			for (const [name, value] of Object.entries(settings)) {
-				await tx.query('SELECT set_config($1, $2, true)', [name, value])
-			}
+			await setLocal(tx, { ...vectorScanSettings(), ...settings })
 			const rows = await tx.query<{ 'QUERY PLAN': string }>(
 				`EXPLAIN ${options.analyze ? '(ANALYZE) ' : ''}${statement.text}`,
 				statement.params,

@@ -2,18 +2,19 @@ import type { ChunkSearchQuery, Scope, SearchStore, TextHit, VectorHit } from '.
 import type { Db } from '../db.ts'
 import { metadataConditions } from './document-conditions.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
+import { type LocalSettings, setLocal } from './set-local.ts'
 
 /**
  * With a filter the index alone cannot satisfy (a small container in a large table, a metadata filter), the HNSW scan
  * goes on until it has found `limit` matching rows instead of stopping at `hnsw.ef_search` candidates. Relaxed order
  * is faster; the outer query of the vector search restores the exact order.
  */
-export function vectorScanSettings(options: { efSearch?: number; synchronousCommit?: 'off' } = {}): string {
-	const settings = [`set_config('hnsw.iterative_scan', 'relaxed_order', true)`]
-	if (options.efSearch) settings.push(`set_config('hnsw.ef_search', '${Math.trunc(options.efSearch)}', true)`)
-	if (options.synchronousCommit) settings.push(`set_config('synchronous_commit', '${options.synchronousCommit}', true)`)
-	// One statement, one round trip, for the rest of the transaction.
-	return `SELECT ${settings.join(', ')}`
+export function vectorScanSettings(options: { efSearch?: number; synchronousCommit?: 'off' } = {}): LocalSettings {
+	return {
+		'hnsw.iterative_scan': 'relaxed_order',
+		...(options.efSearch ? { 'hnsw.ef_search': Math.trunc(options.efSearch) } : {}),
+		...(options.synchronousCommit ? { synchronous_commit: options.synchronousCommit } : {}),
+	}
 }
 
 /** How many query words reach the full-text query at most. */
@@ -46,7 +47,7 @@ export function searchStore(db: () => Db): SearchStore {
 			if (query.limit <= 0) return []
 			const statement = vectorSearchStatement(scope, query)
 			const rows = await db().transaction(async (tx) => {
-				await tx.query(vectorScanSettings())
+				await setLocal(tx, vectorScanSettings())
 				return tx.query<{ id: string; document_id: string; similarity: number }>(statement.text, statement.params)
 			})
 			return rows.map(
