@@ -38,7 +38,10 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** What one run of the pipeline read or computed in an earlier stage, so later ones need not do it again. */
 interface RunState {
-	/** The text as stored (storage may normalise it), so a retried run splits it the same way. */
+	/**
+	 * The text as stored (storage may normalise it), so a retried run splits it the same way: kept from extraction,
+	 * read by a run that resumes after it.
+	 */
 	text?: string
 	chunks?: TextChunk[]
 	/** Chunking cleared the staged chunks in this run: nothing is staged yet. */
@@ -58,9 +61,8 @@ async function chunksOf(document: DocumentRecord, storage: Storage, run: RunStat
 }
 
 const STAGES: Record<PipelineStage, StageRunner> = {
-	async extracting(document, { storage, extraction }) {
-		const extracted = await extractText(document, extraction)
-		await storage.documents.setExtracted(document.id, extracted)
+	async extracting(document, { storage, extraction }, run) {
+		run.text = await storage.documents.setExtracted(document.id, await extractText(document, extraction))
 	},
 	async chunking(document, { storage }, run) {
 		if ((await chunksOf(document, storage, run)).length === 0) {

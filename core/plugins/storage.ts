@@ -162,7 +162,8 @@ export interface DocumentStore {
 	 * since a newer job owns the document.
 	 */
 	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
-	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<void>
+	/** Stores the extracted text, title and type; returns the text as stored (storage may normalise it). */
+	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<string>
 	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
 	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>
 }

@@ -981,6 +981,17 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 		})
 
 		describe('pipeline side', () => {
+			it('returns the extracted text as it stored it', async () => {
+				const document = await add(await newScope())
+				const stored = await storage.documents.setExtracted(document.id, {
+					text: 'nul\u0000 dropped',
+					title: null,
+					type: 'text',
+				})
+				expect(stored).toBe('nul dropped')
+				expect((await storage.documents.byId(document.id))?.text).toBe(stored)
+			})
+
 			it('records progress, extracted text and reports unfinished documents', async () => {
 				const scope = await newScope()
 				const document = await add(scope, { title: 'Given title' })

@@ -24,13 +24,15 @@ export async function setExtracted(
 	db: Db,
 	id: string,
 	extracted: { text: string; title: string | null; type: DocumentType },
-): Promise<void> {
+): Promise<string> {
+	const text = textParam(extracted.text)
 	await db.query(
 		`UPDATE documents SET text = $2, title = coalesce(title, $3), type = $4,
 			updated_at = now(), updated_seq = nextval('document_changes')
 		WHERE id = $1`,
-		[id, textParam(extracted.text), extracted.title, extracted.type],
+		[id, text, extracted.title, extracted.type],
 	)
+	return text
 }
 
 export async function unfinishedDocuments(db: Db, limit: number): Promise<{ id: string; orgId: string }[]> {
