@@ -29,40 +29,21 @@ describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 	})
 
 	describe('query plans', () => {
-		let database: Awaited<ReturnType<typeof createTestDatabase>>
-		let driver: Driver
-		beforeAll(async () => {
-			database = await createTestDatabase('storage_plans')
-			driver = openPostgres(database.url)
-			await migrate(driver.db, TEST_VECTOR_SPACE)
-		})
-		afterAll(async () => {
-			await driver?.close()
-			await database?.drop()
-		})
+		const driver = driverOnOwnDatabase('storage_plans', { migrated: true })
 
 		it('searches with the HNSW index and the full-text GIN index', async () => {
-			const plans = await seededSearchPlans(driver)
+			const plans = await seededSearchPlans(driver())
 			expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
 			expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
 		})
 
 		it('reads a bounded number of rows for words that most chunks hold', async () => {
-			await expectBoundedCommonWordsSearch(driver)
+			await expectBoundedCommonWordsSearch(driver())
 		})
 	})
 
 	describe('statements', () => {
-		let database: Awaited<ReturnType<typeof createTestDatabase>>
-		let driver: Driver
-		beforeAll(async () => {
-			database = await createTestDatabase('storage_prepared')
-			driver = openPostgres(database.url)
-		})
-		afterAll(async () => {
-			await driver?.close()
-			await database?.drop()
-		})
+		const driver = driverOnOwnDatabase('storage_prepared', { migrated: false })
 
 		// A transaction keeps one connection, whose prepared statements pg_prepared_statements lists.
 		const preparedTexts = async (tx: Driver['db']) =>
@@ -71,7 +52,7 @@ describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 			)
 
 		it('prepares a statement once per connection and still plans each execution for its parameters', async () => {
-			await driver.db.transaction(async (tx) => {
+			await driver().db.transaction(async (tx) => {
 				for (const n of [1, 2, 3]) expect(await tx.query('SELECT $1::int + 1 AS next', [n])).toEqual([{ next: n + 1 }])
 				const texts = await preparedTexts(tx)
 				expect(texts.filter((text) => text === 'SELECT $1::int + 1 AS next')).toHaveLength(1)
@@ -82,7 +63,7 @@ describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 		})
 
 		it('stops preparing new texts beyond its bound and runs them all the same', async () => {
-			await driver.db.transaction(async (tx) => {
+			await driver().db.transaction(async (tx) => {
 				for (let i = 0; i <= MAX_PREPARED_TEXTS; i++) {
 					expect(await tx.query(`SELECT $1::int + ${i} AS sum`, [1])).toEqual([{ sum: i + 1 }])
 				}
@@ -108,3 +89,19 @@ describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
 		})
 	})
 })
+
+/** A driver on a database of its own for the enclosing describe block, opened before its tests and dropped after. */
+function driverOnOwnDatabase(name: string, options: { migrated: boolean }): () => Driver {
+	let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined
+	let driver: Driver | undefined
+	beforeAll(async () => {
+		database = await createTestDatabase(name)
+		driver = openPostgres(database.url)
+		if (options.migrated) await migrate(driver.db, TEST_VECTOR_SPACE)
+	})
+	afterAll(async () => {
+		await driver?.close()
+		await database?.drop()
+	})
+	return () => driver!
+}
