@@ -5,6 +5,7 @@
  *
  *   bun bench/ingest.ts [--driver embedded|postgres] [--quick] [--only ack,1 KB chat,...]
  */
+import { machineBusySeconds } from './lib/cpu.ts'
 import { listDocuments, waitUntilDreamed, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
@@ -77,6 +78,10 @@ interface PipelineRow {
 	failed: number
 	/** Latest memories in the run's containers afterwards (POST /v4/memories/list). */
 	memories: number
+	/** Machine processor time per document (every process), from posting the first until the last is done. */
+	cpuMsPerDocument: number
+	/** Cores busy on average over the same span. */
+	coresBusy: number
 	stages: Record<string, number>
 }
 
@@ -103,6 +108,7 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 					run.kind === 'chat' ? generator.chat(run.bytes) : generator.prose(run.bytes),
 				)
 				const posting = performance.now()
+				const busyBefore = await machineBusySeconds()
 				const posted = await measureEndpoint(
 					client,
 					'/v3/documents',
@@ -117,6 +123,8 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 					run.dreaming === 'dynamic'
 						? await waitUntilDreamed(client, tags, DRAIN_TIMEOUT_MS)
 						: [...first, ...(await Promise.all(tags.slice(1).map((tag) => listDocuments(client, tag)))).flat()]
+				const busySeconds = busyBefore === null ? Number.NaN : (await machineBusySeconds())! - busyBefore
+				const wallSeconds = (performance.now() - posting) / 1000
 				const created = documents.map((d) => Date.parse(d.createdAt))
 				const finished = documents.map((d) => Date.parse(d.updatedAt))
 				const spanSeconds = (Math.max(...finished) - Math.min(...created)) / 1000
@@ -137,6 +145,8 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 					latency: { p50: inPipeline.p50, p95: inPipeline.p95 },
 					failed: documents.filter((d) => d.status === 'failed').length,
 					memories: await countMemories(client, tags),
+					cpuMsPerDocument: (busySeconds * 1000) / documents.length,
+					coresBusy: busySeconds / wallSeconds,
 					stages: await stageTimes(
 						client,
 						documents.map((d) => d.id),
@@ -223,6 +233,8 @@ async function main() {
 			'queued→done p95 (ms)',
 			'failed',
 			'memories',
+			'CPU ms/doc',
+			'cores busy',
 		],
 		pipelines.map((row) => [
 			row.driver,
@@ -234,6 +246,8 @@ async function main() {
 			ms(row.latency.p95),
 			row.failed,
 			row.memories,
+			fixed(row.cpuMsPerDocument),
+			fixed(row.coresBusy, 2),
 		]),
 	)
 	const stages = [...new Set(pipelines.flatMap((row) => Object.keys(row.stages)))]

@@ -1,11 +1,37 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
+import type { NewMemory } from '../core/index.ts'
 import type { Driver } from '../plugins/storage-postgres/db.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
-import { memoryPlans, migrate, storesOver } from '../plugins/storage-postgres/queries/index.ts'
+import { formationIndexReadPlan, memoryPlans, migrate, storesOver } from '../plugins/storage-postgres/queries/index.ts'
 import { newDocument, TEST_VECTOR_SPACE, vec } from './contract/storage.contract.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { createTestDatabase } from './helpers/postgres.ts'
+
+/** A latest, first-version memory with no fact, sourced by no chunk. */
+function memoryRow(id: string, memory: string): NewMemory {
+	return {
+		id,
+		memory,
+		contentKey: memory,
+		embedding: vec(1),
+		version: 1,
+		parentMemoryId: null,
+		rootId: id,
+		isLatest: true,
+		isStatic: false,
+		isInference: false,
+		subject: null,
+		attribute: null,
+		value: null,
+		metadata: null,
+		eventDates: [],
+		buckets: [],
+		forgetAfter: null,
+		forgetReason: null,
+		source: { chunkPositions: [], turnIndexes: [] },
+	}
+}
 
 describeEachDriver('memory queries use their indexes', (kind) => {
 	let driver: Driver
@@ -30,25 +56,12 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 		const create = Array.from({ length: 500 }, (_, n) => {
 			const id = `planned${String(n).padStart(15, '0')}`
 			return {
-				id,
-				memory: n === 250 ? 'a rare zanzibar memory' : `common memory number ${n % 10}`,
+				...memoryRow(id, n === 250 ? 'a rare zanzibar memory' : `common memory number ${n % 10}`),
 				contentKey: `key ${n}`,
 				embedding: vec(1, n % 7, 3),
-				version: 1,
-				parentMemoryId: null,
-				rootId: id,
-				isLatest: true,
-				isStatic: false,
-				isInference: false,
 				subject: `subject ${n % 50}`,
 				attribute: 'residence',
 				value: `value ${n}`,
-				metadata: null,
-				eventDates: [],
-				buckets: [],
-				forgetAfter: null,
-				forgetReason: null,
-				source: { chunkPositions: [], turnIndexes: [] },
 			}
 		})
 		await stores.memories.form(scope, 'c1', null, { vectors: [], neighbours: 0, contentKeys: [], facts: [] }, () => ({
@@ -78,5 +91,30 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 		expect(plans.text).toContain('memories_tsv_idx')
 		expect(plans.facts).toContain('memories_fact_idx')
 		expect(plans.contentKeys).toContain('memories_content_key_idx')
+	})
+
+	it('searches no vector index for the neighbours of a formation in an empty container', async () => {
+		// Filtered to a container that holds nothing, an index scan would walk the organization's whole graph.
+		const stores = storesOver(() => driver.db)
+		const scope = { orgId: (await stores.orgs.create('probed')).id }
+		const { document } = await stores.documents.upsert(scope, newDocument({ containerTag: 'c1' }))
+		const create = Array.from({ length: 20 }, (_, n) => {
+			const id = `probed${String(n).padStart(16, '0')}`
+			return { ...memoryRow(id, `memory ${n}`), embedding: vec(1, n, 2) }
+		})
+		await stores.memories.form(scope, 'c1', null, { vectors: [], neighbours: 0, contentKeys: [], facts: [] }, () => ({
+			documentId: document.id,
+			create,
+			attach: [],
+			supersede: [],
+			links: [],
+			replaceDocumentSources: false,
+		}))
+		const probe = { vectors: [vec(1), vec(0, 1)], neighbours: 8, contentKeys: ['memory 1'], facts: [] }
+		const empty = await formationIndexReadPlan(driver.db, scope, 'empty', probe)
+		expect(empty).toMatch(/Index Scan using memories_embedding_idx[^\n]*\(never executed\)/)
+		const filled = await formationIndexReadPlan(driver.db, scope, 'c1', probe)
+		expect(filled).toContain('Index Scan using memories_embedding_idx')
+		expect(filled).not.toMatch(/Index Scan using memories_embedding_idx[^\n]*\(never executed\)/)
 	})
 })

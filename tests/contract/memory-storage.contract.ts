@@ -230,6 +230,36 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			})
 		})
 
+		it('gives a formation the memories it asks for by id only from its own container and organization', async () => {
+			const scope = await newScope()
+			const other = await newScope()
+			const own = memory({ memory: 'Own fact' })
+			const superseded = memory({ memory: 'Older version', isLatest: false })
+			const elsewhere = memory({ memory: 'Other container' })
+			const foreign = memory({ memory: 'Other organization' })
+			await write(scope, 'c1', plan({ documentId: (await addDocument(scope)).id, create: [own, superseded] }))
+			await write(
+				scope,
+				'c2',
+				plan({ documentId: (await addDocument(scope, { containerTag: 'c2' })).id, create: [elsewhere] }),
+			)
+			await write(other, 'c1', plan({ documentId: (await addDocument(other)).id, create: [foreign] }))
+			let seen: FormationContext | null = null
+			await storage().memories.form(
+				scope,
+				'c1',
+				null,
+				{ ...emptyProbe, ids: [own.id, superseded.id, elsewhere.id, foreign.id, 'missing'] },
+				(context) => {
+					seen = context
+					return plan({})
+				},
+			)
+			const context = seen as unknown as FormationContext
+			expect(context.memories.map((m) => m.id).sort()).toEqual([own.id, superseded.id].sort())
+			expect(context.memories.find((m) => m.id === superseded.id)?.isLatest).toBe(false)
+		})
+
 		it('finds the neighbours of a container too large to search exactly through the vector index', async () => {
 			const scope = await newScope()
 			const document = await addDocument(scope)

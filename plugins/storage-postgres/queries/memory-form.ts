@@ -23,7 +23,7 @@ const EXACT_NEIGHBOURS_UP_TO = 1000
  * Candidates of the index search per probe. A formation looks for near-duplicates and close paraphrases, which a
  * narrow search finds as well as a wide one; searches for a user's query look wider (MEMORY_EF_SEARCH).
  */
-const FORMATION_EF_SEARCH = 40
+export const FORMATION_EF_SEARCH = 40
 
 /** How long a container seen above EXACT_NEIGHBOURS_UP_TO is searched through the index without checking again. */
 const LARGE_FOR_MS = 60_000
@@ -51,6 +51,9 @@ export class LargeContainers {
 }
 
 const containerKey = (scope: Scope, containerTag: string) => `${scope.orgId}\u0000${containerTag}`
+
+/** For the read through the index only: no sorts, no sequential scans (see readContext). */
+export const INDEX_READ_PLANNER = { enable_sort: 'off', enable_seqscan: 'off' } as const
 
 /** Latest, active memories of the formation's container ($1 org, $2 container), alias `m`. */
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
@@ -138,17 +141,8 @@ async function readContext(
 	probe: FormationProbe,
 	large: LargeContainers,
 ): Promise<FormationContext> {
-	const vectors = probe.neighbours > 0 ? probe.vectors.map(vectorParam) : []
-	const params = [
-		scope.orgId,
-		containerTag,
-		vectors,
-		probe.neighbours,
-		probe.ids ?? [],
-		probe.contentKeys,
-		probe.facts.map((fact) => fact.subject),
-		probe.facts.map((fact) => fact.attribute),
-	]
+	const params = contextParams(scope, containerTag, probe)
+	const hasVectors = (params[2] as string[]).length > 0
 	const read = async (near: 'exact' | 'index') => {
 		if (near === 'exact') return tx.query<ContextRow>(contextStatement(near), params)
 		// Sorts and sequential scans are ruled out for this read, so the neighbours come from the HNSW index: the
@@ -156,24 +150,38 @@ async function readContext(
 		// container and sorted it, once per probe (90-150 ms per formation at 5,000 memories, against 20-60 through
 		// the index). The settings go out with the read: no round trip of their own.
 		const [, rows] = await Promise.all([
-			setLocal(tx, { enable_sort: 'off', enable_seqscan: 'off' }),
+			setLocal(tx, INDEX_READ_PLANNER),
 			tx.query<ContextRow>(contextStatement(near), params),
 			setLocal(tx, { enable_sort: 'on', enable_seqscan: 'on' }),
 		])
 		return rows
 	}
-	if (vectors.length > 0 && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
+	if (hasVectors && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
 	const rows = await read('exact')
 	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
 	// neighbours are skipped) with no same text, fact or id: only the index can tell, and for an empty container it
 	// answers nothing at once.
-	if (vectors.length > 0 && (rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
+	if (hasVectors && (rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
 		const indexed = await read('index')
 		// Neighbours the exact read did not find: the container is large.
 		if (indexed.length > 0) large.add(scope, containerTag)
 		return contextOf(indexed, probe)
 	}
 	return contextOf(rows, probe)
+}
+
+/** The context read's parameters, $1 to $8. */
+export function contextParams(scope: Scope, containerTag: string, probe: FormationProbe): unknown[] {
+	return [
+		scope.orgId,
+		containerTag,
+		probe.neighbours > 0 ? probe.vectors.map(vectorParam) : [],
+		probe.neighbours,
+		probe.ids ?? [],
+		probe.contentKeys,
+		probe.facts.map((fact) => fact.subject),
+		probe.facts.map((fact) => fact.attribute),
+	]
 }
 
 /** Nearest neighbours of each probe vector ($3, $4 per probe), exactly over the pool or through the HNSW index. */
@@ -191,6 +199,8 @@ const NEAR = {
 			) AS hit
 			WHERE (SELECT count(*) FROM pool) <= ${EXACT_NEIGHBOURS_UP_TO}
 		)`,
+	// Only when the container holds a memory at all: an index scan filtered to an empty container walks the whole
+	// organization's graph (~90 ms per probe with 12,000 memories elsewhere) to find nothing.
 	index: `near AS (
 			SELECT probe.i::int AS i, hit.id, hit.similarity
 			FROM unnest($3::text[]::vector[]) WITH ORDINALITY AS probe(vector, i)
@@ -198,26 +208,32 @@ const NEAR = {
 				SELECT m.id, 1 - (m.embedding <=> probe.vector) AS similarity FROM memories m
 				WHERE ${LINKABLE} AND m.embedding IS NOT NULL ORDER BY m.embedding <=> probe.vector LIMIT $4
 			) AS hit
+			WHERE EXISTS (SELECT FROM memories m WHERE ${LINKABLE} AND m.embedding IS NOT NULL)
 		)`,
 }
 
-function contextStatement(near: keyof typeof NEAR): string {
+export function contextStatement(near: keyof typeof NEAR): string {
+	// Shaped so that no plan depends on how many memories the planner thinks the container holds: the statistics of a
+	// container that grows fast lag behind, and with an estimate of one row the planner joined the probes' keys
+	// against a scan of the whole container and read every wanted row by scanning it again. Now the keys are looked up
+	// in one index scan, given ids one by one through the primary key alone (the LIMIT keeps the container's condition
+	// out of that lookup), and the wanted rows are read through the primary key alone (every id in `wanted` is already
+	// of this container); each row's neighbour hits are grouped once, not searched for per row.
 	return `WITH ${NEAR[near]},
+		hits AS (SELECT id, json_agg(json_build_array(i, similarity)) AS near FROM near GROUP BY id),
 		wanted AS (
-			SELECT id FROM near
-			UNION SELECT unnest($5::text[])
-			UNION SELECT hit.id FROM unnest($6::text[]) AS given(key) CROSS JOIN LATERAL (
-				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.content_key = given.key
-			) AS hit
+			SELECT id FROM hits
+			UNION SELECT hit.id FROM unnest($5::text[]) AS given(id) CROSS JOIN LATERAL (
+				SELECT m.id, m.org_id, m.container_tag FROM memories m WHERE m.id = given.id LIMIT 1
+			) AS hit WHERE hit.org_id = $1 AND hit.container_tag = $2
+			UNION SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.content_key = ANY($6::text[])
 			UNION SELECT hit.id FROM unnest($7::text[], $8::text[]) AS fact(subject, attribute) CROSS JOIN LATERAL (
 				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.subject = fact.subject AND m.attribute = fact.attribute
 			) AS hit
 		)
-		SELECT ${LINKABLE_COLUMNS}, ${near === 'exact' ? '(SELECT count(*) FROM pool)::int' : '-1'} AS pool_size,
-			(SELECT json_agg(json_build_array(near.i, near.similarity)) FROM near WHERE near.id = m.id) AS near
-		FROM wanted CROSS JOIN LATERAL (
-			SELECT * FROM memories m WHERE m.id = wanted.id AND m.org_id = $1 AND m.container_tag = $2
-		) AS m`
+		SELECT ${LINKABLE_COLUMNS}, ${near === 'exact' ? '(SELECT count(*) FROM pool)::int' : '-1'} AS pool_size, hits.near
+		FROM memories m LEFT JOIN hits ON hits.id = m.id
+		WHERE m.id = ANY(ARRAY(SELECT id FROM wanted))`
 }
 
 function contextOf(rows: ContextRow[], probe: FormationProbe): FormationContext {

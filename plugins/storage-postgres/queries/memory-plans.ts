@@ -1,5 +1,6 @@
-import type { MemorySearchQuery, Scope } from '../../../core/index.ts'
+import type { FormationProbe, MemorySearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
+import { contextParams, contextStatement, FORMATION_EF_SEARCH, INDEX_READ_PLANNER } from './memory-form.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
@@ -40,4 +41,24 @@ export async function memoryPlans(
 			params: [scope.orgId, containerTag, ['alex lives in boston']],
 		}),
 	}
+}
+
+/**
+ * The executed plan (EXPLAIN ANALYZE of the read, which writes nothing) of a formation's context read through the
+ * HNSW index, as a formation in a container known to be large runs it: to check which of its parts ran.
+ */
+export function formationIndexReadPlan(
+	db: Db,
+	scope: Scope,
+	containerTag: string,
+	probe: FormationProbe,
+): Promise<string> {
+	return db.transaction(async (tx) => {
+		await setLocal(tx, { ...vectorScanSettings({ efSearch: FORMATION_EF_SEARCH }), ...INDEX_READ_PLANNER })
+		const rows = await tx.query<{ 'QUERY PLAN': string }>(
+			`EXPLAIN (ANALYZE, COSTS OFF) ${contextStatement('index')}`,
+			contextParams(scope, containerTag, probe),
+		)
+		return rows.map((row) => row['QUERY PLAN']).join('\n')
+	})
 }
