@@ -92,7 +92,14 @@ export async function formMemories(
 		])
 		if (guards && admitted.size === 0) return null
 		const plans = await decide(context, admitted)
-		return applyPlans(tx, scope, containerTag, plans)
+		// The writes' plans do not depend on their parameters, so they may keep a generic plan instead of being planned
+		// at every execution (the connection's default, for the searches); that includes the foreign-key checks they
+		// fire, one per source row. The setting goes out first, in the same round trip as the writes.
+		const [, results] = await Promise.all([
+			setLocal(tx, { plan_cache_mode: 'auto' }),
+			applyPlans(tx, scope, containerTag, plans),
+		])
+		return results
 	})
 }
 
