@@ -1,36 +1,30 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
-import type { NewMemory } from '../core/index.ts'
+import type { NewMemory, Scope } from '../core/index.ts'
 import type { Driver } from '../plugins/storage-postgres/db.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
 import { formationIndexReadPlan, memoryPlans, migrate, storesOver } from '../plugins/storage-postgres/queries/index.ts'
-import { newDocument, TEST_VECTOR_SPACE, vec } from './contract/storage.contract.ts'
+import { newDocument, newMemory, TEST_VECTOR_SPACE, vec } from './contract/storage.contract.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { createTestDatabase } from './helpers/postgres.ts'
 
-/** A latest, first-version memory with no fact, sourced by no chunk. */
-function memoryRow(id: string, memory: string): NewMemory {
-	return {
-		id,
-		memory,
-		contentKey: memory,
-		embedding: vec(1),
-		version: 1,
-		parentMemoryId: null,
-		rootId: id,
-		isLatest: true,
-		isStatic: false,
-		isInference: false,
-		subject: null,
-		attribute: null,
-		value: null,
-		metadata: null,
-		eventDates: [],
-		buckets: [],
-		forgetAfter: null,
-		forgetReason: null,
-		source: { chunkPositions: [], turnIndexes: [] },
-	}
+/** Writes memories sourced by one document of the container, with no formation context. */
+async function writeMemories(
+	stores: ReturnType<typeof storesOver>,
+	scope: Scope,
+	containerTag: string,
+	create: NewMemory[],
+): Promise<void> {
+	const { document } = await stores.documents.upsert(scope, newDocument({ containerTag }))
+	const noContext = { vectors: [], neighbours: 0, contentKeys: [], facts: [] }
+	await stores.memories.form(scope, containerTag, null, noContext, () => ({
+		documentId: document.id,
+		create,
+		attach: [],
+		supersede: [],
+		links: [],
+		replaceDocumentSources: false,
+	}))
 }
 
 describeEachDriver('memory queries use their indexes', (kind) => {
@@ -52,26 +46,22 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 	it('searches memories with the HNSW and GIN indexes, and finds facts and texts by their indexes', async () => {
 		const stores = storesOver(() => driver.db)
 		const scope = { orgId: (await stores.orgs.create('planned')).id }
-		const { document } = await stores.documents.upsert(scope, newDocument({ containerTag: 'c1' }))
-		const create = Array.from({ length: 500 }, (_, n) => {
-			const id = `planned${String(n).padStart(15, '0')}`
-			return {
-				...memoryRow(id, n === 250 ? 'a rare zanzibar memory' : `common memory number ${n % 10}`),
-				contentKey: `key ${n}`,
-				embedding: vec(1, n % 7, 3),
-				subject: `subject ${n % 50}`,
-				attribute: 'residence',
-				value: `value ${n}`,
-			}
-		})
-		await stores.memories.form(scope, 'c1', null, { vectors: [], neighbours: 0, contentKeys: [], facts: [] }, () => ({
-			documentId: document.id,
-			create,
-			attach: [],
-			supersede: [],
-			links: [],
-			replaceDocumentSources: false,
-		}))
+		await writeMemories(
+			stores,
+			scope,
+			'c1',
+			Array.from({ length: 500 }, (_, n) =>
+				newMemory({
+					id: `planned${String(n).padStart(15, '0')}`,
+					memory: n === 250 ? 'a rare zanzibar memory' : `common memory number ${n % 10}`,
+					contentKey: `key ${n}`,
+					embedding: vec(1, n % 7, 3),
+					subject: `subject ${n % 50}`,
+					attribute: 'residence',
+					value: `value ${n}`,
+				}),
+			),
+		)
 		await driver.db.exec('VACUUM ANALYZE')
 		const plans = await memoryPlans(
 			driver.db,
@@ -97,19 +87,14 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 		// Filtered to a container that holds nothing, an index scan would walk the organization's whole graph.
 		const stores = storesOver(() => driver.db)
 		const scope = { orgId: (await stores.orgs.create('probed')).id }
-		const { document } = await stores.documents.upsert(scope, newDocument({ containerTag: 'c1' }))
-		const create = Array.from({ length: 20 }, (_, n) => {
-			const id = `probed${String(n).padStart(16, '0')}`
-			return { ...memoryRow(id, `memory ${n}`), embedding: vec(1, n, 2) }
-		})
-		await stores.memories.form(scope, 'c1', null, { vectors: [], neighbours: 0, contentKeys: [], facts: [] }, () => ({
-			documentId: document.id,
-			create,
-			attach: [],
-			supersede: [],
-			links: [],
-			replaceDocumentSources: false,
-		}))
+		await writeMemories(
+			stores,
+			scope,
+			'c1',
+			Array.from({ length: 20 }, (_, n) =>
+				newMemory({ id: `probed${String(n).padStart(16, '0')}`, memory: `memory ${n}`, embedding: vec(1, n, 2) }),
+			),
+		)
 		const probe = { vectors: [vec(1), vec(0, 1)], neighbours: 8, contentKeys: ['memory 1'], facts: [] }
 		const empty = await formationIndexReadPlan(driver.db, scope, 'empty', probe)
 		expect(empty).toMatch(/Index Scan using memories_embedding_idx[^\n]*\(never executed\)/)

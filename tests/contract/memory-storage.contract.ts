@@ -9,7 +9,7 @@ import type {
 	Scope,
 	StoragePlugin,
 } from '../../core/index.ts'
-import { newDocument, vec } from './storage.contract.ts'
+import { newDocument, newMemory, vec } from './storage.contract.ts'
 
 /**
  * The memory side of the storage contract (core/plugins/memory-storage.ts). Runs inside the storage contract suite,
@@ -31,30 +31,8 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 	}
 	let idCounter = 0
 	const memoryId = () => `mem${String(++idCounter).padStart(19, '0')}`
-	const memory = (overrides: Partial<NewMemory> & { memory: string }): NewMemory => {
-		const id = overrides.id ?? memoryId()
-		return {
-			id,
-			contentKey: overrides.memory.toLowerCase(),
-			embedding: vec(1),
-			version: 1,
-			parentMemoryId: null,
-			rootId: id,
-			isLatest: true,
-			isStatic: false,
-			isInference: false,
-			subject: null,
-			attribute: null,
-			value: null,
-			metadata: null,
-			eventDates: [],
-			buckets: [],
-			forgetAfter: null,
-			forgetReason: null,
-			source: { chunkPositions: [0], turnIndexes: [] },
-			...overrides,
-		}
-	}
+	const memory = (overrides: Partial<NewMemory> & { memory: string }): NewMemory =>
+		newMemory({ ...overrides, id: overrides.id ?? memoryId() })
 	const emptyProbe: FormationProbe = { vectors: [], neighbours: 0, contentKeys: [], facts: [] }
 	const plan = (overrides: Partial<FormationPlan>): FormationPlan => ({
 		documentId: null,

@@ -8,6 +8,7 @@ import {
 	HttpError,
 	type NewChunk,
 	type NewDocument,
+	type NewMemory,
 	type PluginContext,
 	type QueryFilter,
 	type Scope,
@@ -65,6 +66,30 @@ export function newDocument(overrides: Partial<NewDocument> = {}): NewDocument {
 		title: null,
 		url: null,
 		source: 'text',
+		...overrides,
+	}
+}
+
+/** A latest, first version memory with no fact, sourced by the first chunk; `overrides` may set any field. */
+export function newMemory(overrides: Partial<NewMemory> & { id: string; memory: string }): NewMemory {
+	return {
+		contentKey: overrides.memory.toLowerCase(),
+		embedding: vec(1),
+		version: 1,
+		parentMemoryId: null,
+		rootId: overrides.id,
+		isLatest: true,
+		isStatic: false,
+		isInference: false,
+		subject: null,
+		attribute: null,
+		value: null,
+		metadata: null,
+		eventDates: [],
+		buckets: [],
+		forgetAfter: null,
+		forgetReason: null,
+		source: { chunkPositions: [0], turnIndexes: [] },
 		...overrides,
 	}
 }
