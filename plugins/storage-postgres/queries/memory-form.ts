@@ -149,7 +149,7 @@ async function readContext(
 	large: LargeContainers,
 ): Promise<FormationContext> {
 	const params = contextParams(scope, containerTag, probe)
-	const hasVectors = (params[2] as string[]).length > 0
+	const hasVectors = probe.neighbours > 0 && probe.vectors.length > 0
 	const read = async (near: 'exact' | 'index') => {
 		if (near === 'exact') return tx.query<ContextRow>(contextStatement(near), params)
 		// Sorts and sequential scans are ruled out for this read, so the neighbours come from the HNSW index: the
@@ -166,8 +166,8 @@ async function readContext(
 	if (hasVectors && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
 	const rows = await read('exact')
 	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
-	// neighbours are skipped) with no same text, fact or id: only the index can tell, and for an empty container it
-	// answers nothing at once.
+	// neighbours are skipped) with no same text, fact or id: only the index read can tell, and it probes nothing in
+	// an empty container (its statement checks first).
 	if (hasVectors && (rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
 		const indexed = await read('index')
 		// Neighbours the exact read did not find: the container is large.
