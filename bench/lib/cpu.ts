@@ -7,9 +7,10 @@
 export async function machineBusySeconds(): Promise<number | null> {
 	try {
 		const [line] = (await Bun.file('/proc/stat').text()).split('\n', 1)
-		// cpu user nice system idle iowait irq softirq steal ...: everything but idle and iowait is busy.
-		const ticks = line!.trim().split(/\s+/).slice(1).map(Number)
-		const busy = ticks.reduce((sum, value, i) => (i === 3 || i === 4 ? sum : sum + value), 0)
+		// cpu user nice system idle iowait irq softirq steal guest guest_nice: busy is user, nice, system, irq and
+		// softirq. Steal is time a virtual machine's host gave to others; guest time is counted in user already.
+		const [user, nice, system, , , irq, softirq] = line!.trim().split(/\s+/).slice(1).map(Number)
+		const busy = (user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)
 		return busy / CLOCK_TICKS_PER_SECOND
 	} catch {
 		return null
