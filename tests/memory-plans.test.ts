@@ -3,7 +3,7 @@ import type { NewMemory, Scope } from '../core/index.ts'
 import type { Driver } from '../plugins/storage-postgres/db.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
-import { formationIndexReadPlan, memoryPlans, migrate, storesOver } from '../plugins/storage-postgres/queries/index.ts'
+import { formationReadPlan, memoryPlans, migrate, storesOver } from '../plugins/storage-postgres/queries/index.ts'
 import { newDocument, newMemory, TEST_VECTOR_SPACE, vec } from './contract/storage.contract.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { createTestDatabase } from './helpers/postgres.ts'
@@ -96,10 +96,33 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 			),
 		)
 		const probe = { vectors: [vec(1), vec(0, 1)], neighbours: 8, contentKeys: ['memory 1'], facts: [] }
-		const empty = await formationIndexReadPlan(driver.db, scope, 'empty', probe)
+		const empty = await formationReadPlan(driver.db, scope, 'empty', probe, 'index')
 		expect(empty).toMatch(/Index Scan using memories_embedding_idx[^\n]*\(never executed\)/)
-		const filled = await formationIndexReadPlan(driver.db, scope, 'c1', probe)
+		const filled = await formationReadPlan(driver.db, scope, 'c1', probe, 'index')
 		expect(filled).toContain('Index Scan using memories_embedding_idx')
 		expect(filled).not.toMatch(/Index Scan using memories_embedding_idx[^\n]*\(never executed\)/)
+	})
+
+	it('finds the neighbours of a container exactly up to a bound that grows with the vector index', async () => {
+		// An index probe filtered to one container walks past the other containers' memories, so the larger the index,
+		// the larger the container that is cheaper to search exactly: sqrt(364 × memories), at least 1,000.
+		const stores = storesOver(() => driver.db)
+		const scope = { orgId: (await stores.orgs.create('bounded')).id }
+		const memories = (prefix: string, count: number) =>
+			Array.from({ length: count }, (_, n) =>
+				newMemory({
+					id: `${prefix}${String(n).padStart(16, '0')}`,
+					memory: `${prefix} ${n}`,
+					embedding: vec(1, n % 13, 2),
+				}),
+			)
+		await writeMemories(stores, scope, 'c1', memories('bounded', 1_200))
+		const probe = { vectors: [vec(1, 3, 2)], neighbours: 8, contentKeys: [], facts: [] }
+		const sorted = /Sort Key: \(\(pool[^\n]*\n[^\n]*Sort Method/
+		await driver.db.exec('ANALYZE memories')
+		expect(await formationReadPlan(driver.db, scope, 'c1', probe, 'exact')).not.toMatch(sorted)
+		await writeMemories(stores, scope, 'others', memories('others', 4_000))
+		await driver.db.exec('ANALYZE memories')
+		expect(await formationReadPlan(driver.db, scope, 'c1', probe, 'exact')).toMatch(sorted)
 	})
 })

@@ -241,7 +241,8 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 		it('finds the neighbours of a container too large to search exactly through the vector index', async () => {
 			const scope = await newScope()
 			const document = await addDocument(scope)
-			// 1,200 latest memories (above the exact-search bound of 1,000), spread around the circle in two dimensions.
+			// 1,200 latest memories (above the exact-search bound, 1,000 while the table holds fewer than 2,747 memories),
+			// spread around the circle in two dimensions.
 			const many = Array.from({ length: 1_200 }, (_, i) => {
 				const angle = (2 * Math.PI * i) / 1_200
 				return memory({ memory: `statement ${i}`, embedding: vec(Math.cos(angle), Math.sin(angle), 0.5) })

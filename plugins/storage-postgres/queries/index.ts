@@ -29,6 +29,6 @@ export function storesOver(
 	}
 }
 
-export { formationIndexReadPlan, memoryPlans } from './memory-plans.ts'
+export { formationReadPlan, memoryPlans } from './memory-plans.ts'
 export { migrate } from './migrations.ts'
 export { searchPlans } from './search-plans.ts'

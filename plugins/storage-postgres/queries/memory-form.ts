@@ -14,10 +14,15 @@ import { vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
 
 /**
- * Up to this many latest memories, a container's neighbours are found exactly; above it, through the HNSW index. An
- * exact probe costs about 0.2 ms per 1,000 memories on PostgreSQL, an index probe about 0.15 ms at any size.
+ * How many latest memories a container may hold and still have its neighbours found exactly rather than through the
+ * HNSW index: at least EXACT_NEIGHBOURS_AT_LEAST, more in a larger index. An exact probe costs about 0.11 ms per
+ * 1,000 memories of the container; an index probe filtered to one container walks past the other containers'
+ * memories, about 0.04 ms per multiple of the container's share (measured on PostgreSQL with a 5,500-memory
+ * container: 0.18 ms in an index of 12,000 memories, 0.44 at 62,000, 1.49 at 212,000, where the exact probe took
+ * 0.63). The two cost the same for a container of sqrt(EXACT_NEIGHBOURS_INDEX_FACTOR × memories in the index).
  */
-const EXACT_NEIGHBOURS_UP_TO = 1000
+const EXACT_NEIGHBOURS_AT_LEAST = 1000
+const EXACT_NEIGHBOURS_INDEX_FACTOR = 364
 
 /**
  * Candidates of the index search per probe. A formation looks for near-duplicates and close paraphrases, which a
@@ -25,13 +30,13 @@ const EXACT_NEIGHBOURS_UP_TO = 1000
  */
 export const FORMATION_EF_SEARCH = 40
 
-/** How long a container seen above EXACT_NEIGHBOURS_UP_TO is searched through the index without checking again. */
+/** How long a container seen above the exact bound is searched through the index without checking again. */
 const LARGE_FOR_MS = 60_000
 
 /**
  * Containers known to be too large for exact neighbours, so their formations skip the exact read (it would read
- * a thousand embeddings to learn that again). Forgotten after LARGE_FOR_MS, so a container that shrank is checked
- * again; bounded, as every organization's containers pass through.
+ * the bound's worth of embeddings to learn that again). Forgotten after LARGE_FOR_MS, so a container that shrank (or
+ * an index that grew) is checked again; bounded, as every organization's containers pass through.
  */
 export class LargeContainers {
 	private readonly until = new Map<string, number>()
@@ -59,7 +64,7 @@ export const INDEX_READ_PLANNER = { enable_sort: 'off', enable_seqscan: 'off' } 
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
 
 type Nearest = { memoryId: string; similarity: number }[][]
-type ContextRow = LinkableRow & { pool_size: number; near: [number, number][] | null }
+type ContextRow = LinkableRow & { pool_size: number; pool_bound: number; near: [number, number][] | null }
 
 /**
  * One formation, in one transaction: the guards and the container's formation lock, the reads the probe asks for
@@ -168,7 +173,7 @@ async function readContext(
 	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
 	// neighbours are skipped) with no same text, fact or id: only the index read can tell, and it probes nothing in
 	// an empty container (its statement checks first).
-	if (hasVectors && (rows.length === 0 || rows[0]!.pool_size > EXACT_NEIGHBOURS_UP_TO)) {
+	if (hasVectors && (rows.length === 0 || rows[0]!.pool_size > rows[0]!.pool_bound)) {
 		const indexed = await read('index')
 		// Neighbours the exact read did not find: the container is large.
 		if (indexed.length > 0) large.add(scope, containerTag)
@@ -193,9 +198,13 @@ export function contextParams(scope: Scope, containerTag: string, probe: Formati
 
 /** Nearest neighbours of each probe vector ($3, $4 per probe), exactly over the pool or through the HNSW index. */
 const NEAR = {
-	exact: `pool AS MATERIALIZED (
+	exact: `bound AS MATERIALIZED (
+			SELECT greatest(${EXACT_NEIGHBOURS_AT_LEAST}, sqrt(${EXACT_NEIGHBOURS_INDEX_FACTOR} * greatest(c.reltuples, 0)))::int AS n
+			FROM pg_class c WHERE c.oid = 'memories'::regclass
+		),
+		pool AS MATERIALIZED (
 			SELECT m.id, m.embedding FROM memories m WHERE ${LINKABLE} AND m.embedding IS NOT NULL
-			LIMIT ${EXACT_NEIGHBOURS_UP_TO + 1}
+			LIMIT (SELECT n + 1 FROM bound)
 		),
 		near AS (
 			SELECT probe.i::int AS i, hit.id, hit.similarity
@@ -204,7 +213,7 @@ const NEAR = {
 				SELECT pool.id, 1 - (pool.embedding <=> probe.vector) AS similarity FROM pool
 				ORDER BY pool.embedding <=> probe.vector LIMIT $4
 			) AS hit
-			WHERE (SELECT count(*) FROM pool) <= ${EXACT_NEIGHBOURS_UP_TO}
+			WHERE (SELECT count(*) FROM pool) <= (SELECT n FROM bound)
 		)`,
 	// Only when the container holds a memory at all: an index scan filtered to an empty container walks the whole
 	// organization's graph (~90 ms per probe with 12,000 memories elsewhere) to find nothing.
@@ -238,7 +247,8 @@ export function contextStatement(near: keyof typeof NEAR): string {
 				SELECT m.id FROM memories m WHERE ${LINKABLE} AND m.subject = fact.subject AND m.attribute = fact.attribute
 			) AS hit
 		)
-		SELECT ${LINKABLE_COLUMNS}, ${near === 'exact' ? '(SELECT count(*) FROM pool)::int' : '-1'} AS pool_size, hits.near
+		SELECT ${LINKABLE_COLUMNS}, ${near === 'exact' ? '(SELECT count(*) FROM pool)::int AS pool_size, (SELECT n FROM bound) AS pool_bound' : '-1 AS pool_size, -1 AS pool_bound'},
+			hits.near
 		FROM memories m LEFT JOIN hits ON hits.id = m.id
 		WHERE m.id = ANY(ARRAY(SELECT id FROM wanted))`
 }

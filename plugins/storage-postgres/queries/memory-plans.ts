@@ -44,19 +44,23 @@ export async function memoryPlans(
 }
 
 /**
- * The executed plan (EXPLAIN ANALYZE of the read, which writes nothing) of a formation's context read through the
- * HNSW index, as a formation in a container known to be large runs it: to check which of its parts ran.
+ * The executed plan (EXPLAIN ANALYZE of the read, which writes nothing) of a formation's context read, exact or
+ * through the HNSW index (as a formation in a container known to be large runs it): to check which parts ran.
  */
-export function formationIndexReadPlan(
+export function formationReadPlan(
 	db: Db,
 	scope: Scope,
 	containerTag: string,
 	probe: FormationProbe,
+	near: 'exact' | 'index',
 ): Promise<string> {
 	return db.transaction(async (tx) => {
-		await setLocal(tx, { ...vectorScanSettings({ efSearch: FORMATION_EF_SEARCH }), ...INDEX_READ_PLANNER })
+		await setLocal(tx, {
+			...vectorScanSettings({ efSearch: FORMATION_EF_SEARCH }),
+			...(near === 'index' ? INDEX_READ_PLANNER : {}),
+		})
 		const rows = await tx.query<{ 'QUERY PLAN': string }>(
-			`EXPLAIN (ANALYZE, COSTS OFF) ${contextStatement('index')}`,
+			`EXPLAIN (ANALYZE, COSTS OFF) ${contextStatement(near)}`,
 			contextParams(scope, containerTag, probe),
 		)
 		return rows.map((row) => row['QUERY PLAN']).join('\n')
