@@ -28,7 +28,10 @@ const EXACT_NEIGHBOURS_INDEX_FACTOR = 364
  * Candidates of the index search per probe. A formation looks for near-duplicates and close paraphrases, which a
  * narrow search finds as well as a wide one; searches for a user's query look wider (MEMORY_EF_SEARCH).
  */
-export const FORMATION_EF_SEARCH = 40
+const FORMATION_EF_SEARCH = 40
+
+/** The settings a formation's reads run under (the probes' candidates; iterative scans for a filtered index scan). */
+export const FORMATION_SCAN = vectorScanSettings({ efSearch: FORMATION_EF_SEARCH })
 
 /** How long a container seen above the exact bound is searched through the index without checking again. */
 const LARGE_FOR_MS = 60_000
@@ -57,8 +60,9 @@ export class LargeContainers {
 
 const containerKey = (scope: Scope, containerTag: string) => `${scope.orgId}\u0000${containerTag}`
 
-/** For the read through the index only: no sorts, no sequential scans (see readContext). */
+/** For the read through the index only: no sorts, no sequential scans (see readContext); then the defaults again. */
 export const INDEX_READ_PLANNER = { enable_sort: 'off', enable_seqscan: 'off' } as const
+const PLANNER_DEFAULTS = { enable_sort: 'on', enable_seqscan: 'on' } as const
 
 /** Latest, active memories of the formation's container ($1 org, $2 container), alias `m`. */
 const LINKABLE = `m.org_id = $1 AND m.container_tag = $2 AND m.is_latest AND ${ACTIVE}`
@@ -88,10 +92,7 @@ export async function formMemories(
 		// reached the disk (the documents then show dreaming, and the start-up sweep forms them again), never part of
 		// one. Writes without a guard (through the API) keep the server's durability.
 		const [, admitted, context] = await Promise.all([
-			setLocal(
-				tx,
-				vectorScanSettings({ efSearch: FORMATION_EF_SEARCH, ...(guards ? { synchronousCommit: 'off' as const } : {}) }),
-			),
+			setLocal(tx, { ...FORMATION_SCAN, ...(guards ? { synchronous_commit: 'off' } : {}) }),
 			lock(tx, scope, containerTag, guards),
 			readContext(tx, scope, containerTag, probe, large),
 		])
@@ -154,7 +155,6 @@ async function readContext(
 	large: LargeContainers,
 ): Promise<FormationContext> {
 	const params = contextParams(scope, containerTag, probe)
-	const hasVectors = probe.neighbours > 0 && probe.vectors.length > 0
 	const read = async (near: 'exact' | 'index') => {
 		if (near === 'exact') return tx.query<ContextRow>(contextStatement(near), params)
 		// Sorts and sequential scans are ruled out for this read, so the neighbours come from the HNSW index: the
@@ -164,16 +164,16 @@ async function readContext(
 		const [, rows] = await Promise.all([
 			setLocal(tx, INDEX_READ_PLANNER),
 			tx.query<ContextRow>(contextStatement(near), params),
-			setLocal(tx, { enable_sort: 'on', enable_seqscan: 'on' }),
+			setLocal(tx, PLANNER_DEFAULTS),
 		])
 		return rows
 	}
-	if (hasVectors && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
+	if (seeksNeighbours(probe) && large.has(scope, containerTag)) return contextOf(await read('index'), probe)
 	const rows = await read('exact')
 	// Every row carries the pool's size. No row at all means either an empty container or a large one (its exact
 	// neighbours are skipped) with no same text, fact or id: only the index read can tell, and it probes nothing in
 	// an empty container (its statement checks first).
-	if (hasVectors && (rows.length === 0 || rows[0]!.pool_size > rows[0]!.pool_bound)) {
+	if (seeksNeighbours(probe) && (rows.length === 0 || rows[0]!.pool_size > rows[0]!.pool_bound)) {
 		const indexed = await read('index')
 		// Neighbours the exact read did not find: the container is large.
 		if (indexed.length > 0) large.add(scope, containerTag)
@@ -182,12 +182,15 @@ async function readContext(
 	return contextOf(rows, probe)
 }
 
+/** The probe asks for nearest neighbours and has vectors to find them for. */
+const seeksNeighbours = (probe: FormationProbe) => probe.neighbours > 0 && probe.vectors.length > 0
+
 /** The context read's parameters, $1 to $8. */
 export function contextParams(scope: Scope, containerTag: string, probe: FormationProbe): unknown[] {
 	return [
 		scope.orgId,
 		containerTag,
-		probe.neighbours > 0 ? probe.vectors.map(vectorParam) : [],
+		seeksNeighbours(probe) ? probe.vectors.map(vectorParam) : [],
 		probe.neighbours,
 		probe.ids ?? [],
 		probe.contentKeys,

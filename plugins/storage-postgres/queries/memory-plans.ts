@@ -1,6 +1,6 @@
 import type { FormationProbe, MemorySearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { contextParams, contextStatement, FORMATION_EF_SEARCH, INDEX_READ_PLANNER } from './memory-form.ts'
+import { contextParams, contextStatement, FORMATION_SCAN, INDEX_READ_PLANNER } from './memory-form.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
@@ -55,10 +55,7 @@ export function formationReadPlan(
 	near: 'exact' | 'index',
 ): Promise<string> {
 	return db.transaction(async (tx) => {
-		await setLocal(tx, {
-			...vectorScanSettings({ efSearch: FORMATION_EF_SEARCH }),
-			...(near === 'index' ? INDEX_READ_PLANNER : {}),
-		})
+		await setLocal(tx, { ...FORMATION_SCAN, ...(near === 'index' ? INDEX_READ_PLANNER : {}) })
 		const rows = await tx.query<{ 'QUERY PLAN': string }>(
 			`EXPLAIN (ANALYZE, COSTS OFF) ${contextStatement(near)}`,
 			contextParams(scope, containerTag, probe),

@@ -9,11 +9,10 @@ import { type LocalSettings, setLocal } from './set-local.ts'
  * goes on until it has found `limit` matching rows instead of stopping at `hnsw.ef_search` candidates. Relaxed order
  * is faster; the outer query of the vector search restores the exact order.
  */
-export function vectorScanSettings(options: { efSearch?: number; synchronousCommit?: 'off' } = {}): LocalSettings {
+export function vectorScanSettings(options: { efSearch?: number } = {}): LocalSettings {
 	return {
 		'hnsw.iterative_scan': 'relaxed_order',
 		...(options.efSearch ? { 'hnsw.ef_search': Math.trunc(options.efSearch) } : {}),
-		...(options.synchronousCommit ? { synchronous_commit: options.synchronousCommit } : {}),
 	}
 }
 
