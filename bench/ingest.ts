@@ -5,7 +5,7 @@
  *
  *   bun bench/ingest.ts [--driver embedded|postgres] [--quick] [--only ack,1 KB chat,...]
  */
-import { machineBusySeconds } from './lib/cpu.ts'
+import { machineBusySeconds, processBusySeconds } from './lib/cpu.ts'
 import { listDocuments, waitUntilDreamed, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
@@ -80,6 +80,8 @@ interface PipelineRow {
 	memories: number
 	/** Machine processor time per document (every process), from posting the first until the last is done. */
 	cpuMsPerDocument: number
+	/** The server process's share of it (the rest is the database and the bench's clients). */
+	serverCpuMsPerDocument: number
 	/** Cores busy on average over the same span. */
 	coresBusy: number
 	stages: Record<string, number>
@@ -109,6 +111,7 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 				)
 				const posting = performance.now()
 				const busyBefore = await machineBusySeconds()
+				const serverBusyBefore = await processBusySeconds(server.pid)
 				const posted = await measureEndpoint(
 					client,
 					'/v3/documents',
@@ -124,6 +127,8 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 						? await waitUntilDreamed(client, tags, DRAIN_TIMEOUT_MS)
 						: [...first, ...(await Promise.all(tags.slice(1).map((tag) => listDocuments(client, tag)))).flat()]
 				const busySeconds = busyBefore === null ? Number.NaN : (await machineBusySeconds())! - busyBefore
+				const serverBusySeconds =
+					serverBusyBefore === null ? Number.NaN : (await processBusySeconds(server.pid))! - serverBusyBefore
 				const wallSeconds = (performance.now() - posting) / 1000
 				const created = documents.map((d) => Date.parse(d.createdAt))
 				const finished = documents.map((d) => Date.parse(d.updatedAt))
@@ -146,6 +151,7 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 					failed: documents.filter((d) => d.status === 'failed').length,
 					memories: await countMemories(client, tags),
 					cpuMsPerDocument: (busySeconds * 1000) / documents.length,
+					serverCpuMsPerDocument: (serverBusySeconds * 1000) / documents.length,
 					coresBusy: busySeconds / wallSeconds,
 					stages: await stageTimes(
 						client,
@@ -234,6 +240,7 @@ async function main() {
 			'failed',
 			'memories',
 			'CPU ms/doc',
+			'server CPU ms/doc',
 			'cores busy',
 		],
 		pipelines.map((row) => [
@@ -247,6 +254,7 @@ async function main() {
 			row.failed,
 			row.memories,
 			fixed(row.cpuMsPerDocument),
+			fixed(row.serverCpuMsPerDocument),
 			fixed(row.coresBusy, 2),
 		]),
 	)

@@ -19,3 +19,15 @@ export async function machineBusySeconds(): Promise<number | null> {
 
 /** USER_HZ: /proc/stat counts in these on every Linux architecture Bun runs on. */
 const CLOCK_TICKS_PER_SECOND = 100
+
+/** Processor time one process has spent (user and system, all its threads), in seconds; null where there is none. */
+export async function processBusySeconds(pid: number): Promise<number | null> {
+	try {
+		const stat = await Bun.file(`/proc/${pid}/stat`).text()
+		// The command name (field 2) may hold spaces; utime and stime are fields 14 and 15.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+		return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+	} catch {
+		return null
+	}
+}
