@@ -2,6 +2,7 @@ import { PgBoss } from 'pg-boss'
 import { fromPglite } from 'pg-boss/dist/adapters/pglite.js'
 import type { Logger } from '../logger.ts'
 import type { JobDatabase } from '../plugins/storage.ts'
+import { Slots } from './slots.ts'
 
 export const DOCUMENT_QUEUE = 'document-process'
 
@@ -29,6 +30,8 @@ export type ContainerJob =
 export interface JobAttempt {
 	/** True when pg-boss will not retry this job after a failure. */
 	lastAttempt: boolean
+	/** The job only waits from now on (for another's work): its slot goes to the next job. Document jobs only. */
+	waiting?: () => void
 }
 
 export interface JobQueue {
@@ -97,14 +100,18 @@ export async function openJobQueue(
 		async workDocuments(concurrency, handle) {
 			// One fetch takes up to `concurrency` jobs and runs them together; a full batch fetches again at once
 			// (burst), so a backlog drains without waiting out the polling interval between jobs. On PostgreSQL two
-			// fetch loops, so one batch's stages run while the other's documents wait for their memories (formed one
-			// container at a time): with one loop the processor idled a third of the time. The embedded database
-			// works on the event loop itself, where a second loop only queues more work in front of requests.
+			// fetches' worth of documents are in their stages at once, and four fetch loops keep twice that many in
+			// hand: a document waiting for its memories (formed one container at a time) gives its slot to another, so
+			// one container's backlog neither idles the processor nor shrinks its formations' batches. The embedded
+			// database works on the event loop itself, where more documents at once only queue more work in front of
+			// requests: one loop, and a slot for every document it holds.
+			const server = database.kind === 'connection-string'
+			const slots = new Slots(server ? 2 * concurrency : concurrency)
 			const id = await boss.work<DocumentJob>(
 				DOCUMENT_QUEUE,
 				{
 					batchSize: concurrency,
-					localConcurrency: database.kind === 'connection-string' ? 2 : 1,
+					localConcurrency: server ? 4 : 1,
 					includeMetadata: true,
 					perJobResults: true,
 					burstWhenBatchFull: true,
@@ -116,11 +123,14 @@ export async function openJobQueue(
 						// includeMetadata adds the retry counters to each job.
 						(jobs as unknown as { id: string; data: DocumentJob; retryCount: number; retryLimit: number }[]).map(
 							async (job) => {
+								const release = await slots.take()
 								try {
-									await handle(job.data, { lastAttempt: job.retryCount >= job.retryLimit })
+									await handle(job.data, { lastAttempt: job.retryCount >= job.retryLimit, waiting: release })
 									return { id: job.id, status: 'completed' as const }
 								} catch (error) {
 									return { id: job.id, status: 'failed' as const, output: { error: String(error) } }
+								} finally {
+									release()
 								}
 							},
 						),

@@ -25,9 +25,11 @@ export class InstantFormation {
 
 	constructor(private readonly deps: FormationDeps) {}
 
-	async form(documentId: string): Promise<FormationOutcome> {
+	/** `waiting` is called when the document is extracted and joins its container's queue. */
+	async form(documentId: string, waiting?: () => void): Promise<FormationOutcome> {
 		const prepared = await extractDocument(documentId, this.deps, { dreamingDone: false })
 		if ('kind' in prepared) return prepared
+		waiting?.()
 		const key = `${prepared.document.orgId}\u0000${prepared.document.containerTag}`
 		const outcome = await new Promise<FormationOutcome | Error>((settle) => {
 			const queue = this.queues.get(key)

@@ -20,8 +20,11 @@ export interface PipelineDeps {
 export interface MemoryStep {
 	/** True when the document forms memories at all (taskType memory, and an extractor is configured). */
 	forms(document: DocumentRecord): boolean
-	/** Forms the document's memories now: the `memories` stage of instant dreaming. */
-	formNow(documentId: string): Promise<void>
+	/**
+	 * Forms the document's memories now: the `memories` stage of instant dreaming. `waiting` is called when the
+	 * document is ready and only waits for its container's formation.
+	 */
+	formNow(documentId: string, waiting?: () => void): Promise<void>
 	/** Hands the done document to its container's dreaming batch (dynamic dreaming). Idempotent. */
 	dreamLater(document: DocumentRecord): Promise<void>
 }
@@ -98,10 +101,16 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 
 /**
  * Walks a document through the pipeline, starting at its first unfinished stage, so a retried job resumes where the
- * last attempt stopped. Every stage's start, end and outcome is recorded on the document.
+ * last attempt stopped. Every stage's start, end and outcome is recorded on the document. `waiting` is called once
+ * the document only waits for its memories to be formed (instant dreaming).
  * Throws when the attempt failed and may be retried; marks the document failed on a permanent or last failure.
  */
-export async function processDocument(documentId: string, deps: PipelineDeps, lastAttempt: boolean): Promise<void> {
+export async function processDocument(
+	documentId: string,
+	deps: PipelineDeps,
+	lastAttempt: boolean,
+	waiting?: () => void,
+): Promise<void> {
 	const document = await deps.storage.documents.byId(documentId)
 	if (!document) return
 	const formsMemories = deps.memories?.forms(document) ?? false
@@ -129,7 +138,7 @@ export async function processDocument(documentId: string, deps: PipelineDeps, la
 		const running: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
 		if (!(await record({ status: statusOf(stage), stages: [...stages, running] }))) return
 		try {
-			if (stage === 'memories') await deps.memories!.formNow(document.id)
+			if (stage === 'memories') await deps.memories!.formNow(document.id, waiting)
 			else await STAGES[stage](document, deps, run)
 		} catch (error) {
 			const permanent = error instanceof PermanentStageError

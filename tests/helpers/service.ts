@@ -50,12 +50,14 @@ export async function startTestService(
 		env?: Record<string, string>
 		/** The extractor that forms memories: extractor-rules by default; null for none. */
 		extractor?: ExtractorPlugin | null
+		/** MEMORY_WORKER_CONCURRENCY (4 unless given). */
+		workerConcurrency?: number
 	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
 	const database = driver === 'postgres' ? await createTestDatabase() : null
 	const env = { ...options.env, MEMORY_DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) }
-	const settings = { ...settingsFromEnv(env), workerConcurrency: 4 }
+	const settings = { ...settingsFromEnv(env), workerConcurrency: options.workerConcurrency ?? 4 }
 	const plugins = [
 		storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 		embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
