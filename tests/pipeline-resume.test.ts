@@ -113,4 +113,32 @@ describeEachDriver('pipeline retries', (driver) => {
 		})
 		expect(hits).toHaveLength(chunks.length)
 	})
+
+	it('keeps the published chunks when a run resumes after publishing but before recording it', async () => {
+		const { storage, embedder } = t.service.plugins
+		const logger = createLogger('error')
+		const scope = { orgId: (await storage.orgs.create(`republish-${crypto.randomUUID()}`)).id }
+		const text = 'The lighthouse keeper logs the weather.\n\nThe ferry leaves at noon.'
+		const { document } = await storage.documents.upsert(
+			scope,
+			newDocument({ content: text, containerTag: 'republish', contentHash: 'republish-1' }),
+		)
+		await processDocument(document.id, { storage, embedder, logger }, false)
+		const published = await storage.chunks.list(scope, document.id)
+		expect(published.length).toBeGreaterThan(0)
+		// A process killed right after the publish committed: the document still shows the indexing stage running.
+		const done = (await storage.documents.byId(document.id))!
+		const indexing = done.stages.findIndex((record) => record.stage === 'indexing')
+		await storage.documents.setProgress(document.id, {
+			contentHash: 'republish-1',
+			status: 'indexing',
+			stages: [...done.stages.slice(0, indexing), { ...done.stages[indexing]!, endedAt: null, outcome: 'running' }],
+		})
+
+		await processDocument(document.id, { storage, embedder, logger }, false)
+		expect((await storage.documents.byId(document.id))!.status).toBe('done')
+		expect((await storage.chunks.list(scope, document.id)).map((chunk) => chunk.id)).toEqual(
+			published.map((chunk) => chunk.id),
+		)
+	})
 })

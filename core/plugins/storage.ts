@@ -194,7 +194,11 @@ export interface ChunkStore {
 	stage(documentId: string, chunks: NewChunk[]): Promise<void>
 	/** The staged chunks, by position (a retried run embeds only the positions missing). */
 	staged(documentId: string): Promise<(ChunkRecord & { embedded: boolean })[]>
-	/** Replaces the document's searchable chunks with its staged ones in one transaction. */
+	/**
+	 * Replaces the document's searchable chunks with its staged ones in one transaction; with nothing staged it
+	 * changes nothing (a run resumed after a publish whose stage record was lost publishes again). Returns how many
+	 * chunks it made searchable.
+	 */
 	publish(documentId: string): Promise<number>
 }
 

@@ -84,9 +84,14 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 		},
 
 		async publish(documentId) {
-			// One statement, so searches see either the old chunks or the new ones, never both or neither.
+			// One statement, so searches see either the old chunks or the new ones, never both or neither. Without staged
+			// chunks it changes nothing: a run that resumes after a publish whose stage record a crash lost publishes
+			// again, and must not take the published chunks away.
 			const rows = await db().query(
-				`WITH replaced AS (DELETE FROM chunks WHERE document_id = $1 AND ready)
+				`WITH replaced AS (
+					DELETE FROM chunks WHERE document_id = $1 AND ready
+						AND EXISTS (SELECT FROM chunks staged WHERE staged.document_id = $1 AND NOT staged.ready)
+				)
 				UPDATE chunks SET ready = true WHERE document_id = $1 AND NOT ready RETURNING id`,
 				[documentId],
 			)
