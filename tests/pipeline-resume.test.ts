@@ -30,6 +30,19 @@ const longText = Array.from({ length: 70 }, (_, n) =>
 	),
 ).join('\n\n')
 
+const SHORT_TEXT = 'The lighthouse keeper logs the weather.\n\nThe ferry leaves at noon.'
+
+/** A document of a new organization stored without a job, so the service's worker leaves it to the test. */
+async function storedWithoutJob(t: TestService, name: string) {
+	const { storage } = t.service.plugins
+	const scope = { orgId: (await storage.orgs.create(`${name}-${crypto.randomUUID()}`)).id }
+	const { document } = await storage.documents.upsert(
+		scope,
+		newDocument({ content: SHORT_TEXT, containerTag: name, contentHash: `${name}-1` }),
+	)
+	return { scope, document }
+}
+
 describeEachDriver('pipeline retries', (driver) => {
 	let t: TestService
 	beforeAll(async () => {
@@ -82,12 +95,8 @@ describeEachDriver('pipeline retries', (driver) => {
 	it('embeds chunks an older version staged without their embeddings, then publishes them all', async () => {
 		const { storage, embedder } = t.service.plugins
 		const logger = createLogger('error')
-		const scope = { orgId: (await storage.orgs.create(`upgrade-${crypto.randomUUID()}`)).id }
-		const text = 'The lighthouse keeper logs the weather.\n\nThe ferry leaves at noon.'
-		const { document } = await storage.documents.upsert(
-			scope,
-			newDocument({ content: text, containerTag: 'upgrade', contentHash: 'upgrade-1' }),
-		)
+		const { scope, document } = await storedWithoutJob(t, 'upgrade')
+		const text = SHORT_TEXT
 		// What the previous pipeline left: text extracted, chunks staged without vectors, stopped before embedding.
 		await storage.documents.setExtracted(document.id, { text, title: null, type: 'text' })
 		const chunks = chunkText(text)
@@ -117,12 +126,7 @@ describeEachDriver('pipeline retries', (driver) => {
 	it('keeps the published chunks when a run resumes after publishing but before recording it', async () => {
 		const { storage, embedder } = t.service.plugins
 		const logger = createLogger('error')
-		const scope = { orgId: (await storage.orgs.create(`republish-${crypto.randomUUID()}`)).id }
-		const text = 'The lighthouse keeper logs the weather.\n\nThe ferry leaves at noon.'
-		const { document } = await storage.documents.upsert(
-			scope,
-			newDocument({ content: text, containerTag: 'republish', contentHash: 'republish-1' }),
-		)
+		const { scope, document } = await storedWithoutJob(t, 'republish')
 		await processDocument(document.id, { storage, embedder, logger }, false)
 		const published = await storage.chunks.list(scope, document.id)
 		expect(published.length).toBeGreaterThan(0)
