@@ -9,7 +9,7 @@ import type {
 	Scope,
 	StoragePlugin,
 } from '../../core/index.ts'
-import { newDocument, newMemory, vec } from './storage.contract.ts'
+import { newDocument, newMemory, TEST_VECTOR_SPACE, vec } from './storage.contract.ts'
 
 /**
  * The memory side of the storage contract (core/plugins/memory-storage.ts). Runs inside the storage contract suite,
@@ -242,11 +242,19 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			const scope = await newScope()
 			const document = await addDocument(scope)
 			// 1,200 latest memories (above the exact-search bound, 1,000 while the table holds fewer than 2,747 memories),
-			// spread around the circle in two dimensions.
-			const many = Array.from({ length: 1_200 }, (_, i) => {
-				const angle = (2 * Math.PI * i) / 1_200
-				return memory({ memory: `statement ${i}`, embedding: vec(Math.cos(angle), Math.sin(angle), 0.5) })
-			})
+			// spread in all 8 dimensions (a seeded sequence). Points on a circle, as this test once used, are a worst case for
+			// an approximate index: a greedy walk could stop half way round (found once, similarity 0.89).
+			let seed = 12_345
+			const next = () => {
+				seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+				return seed / 2_147_483_648 - 0.5
+			}
+			const many = Array.from({ length: 1_200 }, (_, i) =>
+				memory({
+					memory: `statement ${i}`,
+					embedding: vec(...Array.from({ length: TEST_VECTOR_SPACE.dimensions }, next)),
+				}),
+			)
 			await write(scope, 'c1', plan({ documentId: document.id, create: many }))
 			const probe = async (target: (typeof many)[number], sameText: (typeof many)[number]) => {
 				let seen: FormationContext | null = null
