@@ -1,8 +1,9 @@
 /**
  * Processor time the whole machine has spent busy since boot (every process: the server, PostgreSQL, the bench
  * itself), in seconds, from /proc/stat; null where there is none. Throughput on a shared two-core machine varies
- * from run to run with what else runs; the processor time a document costs varies much less, so it shows whether
- * a change made the work cheaper even when the docs/s of two runs overlap.
+ * from run to run with what else runs. The processor time a document costs varies less in a quiet hour (5-10%), so
+ * it shows whether a change made the work cheaper when the docs/s of two runs overlap; a noisy host moves it too
+ * (identical code read 14 to 21 ms per document in one day), so compare interleaved runs.
  */
 export async function machineBusySeconds(): Promise<number | null> {
 	try {
