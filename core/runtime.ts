@@ -101,7 +101,7 @@ export async function startService(input: {
 			await queue.enqueueDocument({ documentId: job.id, orgId: job.orgId })
 		}
 		await queue.workDocuments(settings.workerConcurrency, (job, attempt) =>
-			processDocument(job.documentId, deps, attempt.lastAttempt, attempt.waiting),
+			processDocument(job.documentId, deps, attempt),
 		)
 		await memory.startWorkers(settings.workerConcurrency)
 		await queue.workContainerJobs(async (job) => {

@@ -61,9 +61,9 @@ describeEachDriver('pipeline retries', (driver) => {
 		)
 
 		const first = flakyEmbedder(real, 2)
-		await expect(processDocument(document.id, { storage, embedder: first.embedder, logger }, false)).rejects.toThrow(
-			'embedding service unavailable',
-		)
+		await expect(
+			processDocument(document.id, { storage, embedder: first.embedder, logger }, { lastAttempt: false }),
+		).rejects.toThrow('embedding service unavailable')
 		const failed = (await storage.documents.byId(document.id))!
 		expect(failed.status).toBe('embedding')
 		expect(failed.stages.at(-1)).toMatchObject({ stage: 'embedding', outcome: 'failed' })
@@ -72,7 +72,7 @@ describeEachDriver('pipeline retries', (driver) => {
 		expect(await storage.chunks.list(scope, document.id)).toEqual([])
 
 		const retry = flakyEmbedder(real, null)
-		await processDocument(document.id, { storage, embedder: retry.embedder, logger }, false)
+		await processDocument(document.id, { storage, embedder: retry.embedder, logger }, { lastAttempt: false })
 		expect((await storage.documents.byId(document.id))!.status).toBe('done')
 		// Only the chunks the first attempt did not stage were embedded again.
 		expect(retry.texts.length).toBeGreaterThan(0)
@@ -112,7 +112,7 @@ describeEachDriver('pipeline retries', (driver) => {
 			stages: [ok('extracting'), ok('chunking')],
 		})
 
-		await processDocument(document.id, { storage, embedder, logger }, false)
+		await processDocument(document.id, { storage, embedder, logger }, { lastAttempt: false })
 		expect((await storage.documents.byId(document.id))!.status).toBe('done')
 		const hits = await storage.search.chunksByVector(scope, {
 			containerTags: ['upgrade'],
@@ -127,7 +127,7 @@ describeEachDriver('pipeline retries', (driver) => {
 		const { storage, embedder } = t.service.plugins
 		const logger = createLogger('error')
 		const { scope, document } = await storedWithoutJob(t, 'republish')
-		await processDocument(document.id, { storage, embedder, logger }, false)
+		await processDocument(document.id, { storage, embedder, logger }, { lastAttempt: false })
 		const published = await storage.chunks.list(scope, document.id)
 		expect(published.length).toBeGreaterThan(0)
 		// A process killed right after the publish committed: the document still shows the indexing stage running.
@@ -139,7 +139,7 @@ describeEachDriver('pipeline retries', (driver) => {
 			stages: [...done.stages.slice(0, indexing), { ...done.stages[indexing]!, endedAt: null, outcome: 'running' }],
 		})
 
-		await processDocument(document.id, { storage, embedder, logger }, false)
+		await processDocument(document.id, { storage, embedder, logger }, { lastAttempt: false })
 		expect((await storage.documents.byId(document.id))!.status).toBe('done')
 		expect((await storage.chunks.list(scope, document.id)).map((chunk) => chunk.id)).toEqual(
 			published.map((chunk) => chunk.id),

@@ -1,5 +1,6 @@
 import type { DocumentRecord, DocumentStatus, PipelineStage, RecordedStage, StageRecord } from '../domain/types.ts'
 import { PIPELINE_STAGES } from '../domain/types.ts'
+import type { JobAttempt } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
@@ -101,16 +102,12 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 
 /**
  * Walks a document through the pipeline, starting at its first unfinished stage, so a retried job resumes where the
- * last attempt stopped. Every stage's start, end and outcome is recorded on the document. `waiting` is called once
- * the document only waits for its memories to be formed (instant dreaming).
+ * last attempt stopped. Every stage's start, end and outcome is recorded on the document. The attempt's `waiting` is
+ * called once the document only waits for its memories to be formed (instant dreaming).
  * Throws when the attempt failed and may be retried; marks the document failed on a permanent or last failure.
  */
-export async function processDocument(
-	documentId: string,
-	deps: PipelineDeps,
-	lastAttempt: boolean,
-	waiting?: () => void,
-): Promise<void> {
+export async function processDocument(documentId: string, deps: PipelineDeps, attempt: JobAttempt): Promise<void> {
+	const { lastAttempt, waiting } = attempt
 	const document = await deps.storage.documents.byId(documentId)
 	if (!document) return
 	const formsMemories = deps.memories?.forms(document) ?? false
