@@ -5,8 +5,12 @@
  * evidence found within 250 / 500 / 1,000 returned words, session recall@1/@5 and MRR, next to a BM25 ranking of
  * single turns computed in the same run with wink-bm25-text-search.
  *
- *   bun bench/locomo.ts [--driver embedded|postgres]
+ *   bun bench/locomo.ts [--driver embedded|postgres] [--dump scores.json]
+ *
+ * `--dump` writes every question's score per system, so two runs (or two versions of the code) can be compared
+ * question by question.
  */
+import { writeFileSync } from 'node:fs'
 import { buildBm25 } from './lib/bm25.ts'
 import { BenchClient } from './lib/http.ts'
 import { CATEGORIES, type Conversation, LOCOMO_DIR, loadConversations, type Turn, turnLine } from './lib/locomo-data.ts'
@@ -15,7 +19,7 @@ import { printMachine } from './lib/machine.ts'
 import { readMemorySources } from './lib/memory-sources.ts'
 import { type QuestionScore, scoreWalk, type WalkItem, wordCount } from './lib/retrieval.ts'
 import { startServer } from './lib/server.ts'
-import { createStore, type Driver, driversToRun, prepareStore } from './lib/store.ts'
+import { createStore, type Driver, driversToRun, flagValue, prepareStore } from './lib/store.ts'
 import { type Cell, fixed, heading, note, printTable } from './lib/table.ts'
 
 const BUDGETS = [250, 500, 1_000]
@@ -23,6 +27,7 @@ const V4_MODES = ['memories', 'hybrid', 'documents'] as const
 
 interface Scored {
 	system: string
+	question: string
 	category: number
 	score: QuestionScore
 	serverMs: number | null
@@ -41,6 +46,7 @@ function bm25Baseline(conversations: Conversation[]): Scored[] {
 			})
 			scored.push({
 				system: 'BM25 single turns (wink-bm25-text-search)',
+				question: question.question,
 				category: question.category,
 				score: scoreWalk(items, question.evidence, BUDGETS),
 				serverMs: null,
@@ -96,6 +102,7 @@ async function askService(driver: Driver, conversations: Conversation[], scored:
 			)
 			scored.push({
 				system,
+				question: question.question,
 				category: question.category,
 				score: scoreWalk(items, question.evidence, BUDGETS),
 				serverMs,
@@ -124,6 +131,7 @@ async function askV3(
 	const push = (system: string, items: WalkItem[]) =>
 		scored.push({
 			system: `${driver}: ${system}`,
+			question: question.question,
 			category: question.category,
 			score: scoreWalk(items, question.evidence, BUDGETS),
 			serverMs: reply.body.timing,
@@ -253,6 +261,8 @@ async function main() {
 	)
 	console.log('\nAgainst the BM25 single-turn baseline (found @1000):\n')
 	comparison(scored)
+	const dump = flagValue(process.argv.slice(2), 'dump')
+	if (dump) writeFileSync(dump, JSON.stringify(scored))
 }
 
 await main()

@@ -16,7 +16,10 @@ export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearch
 	return rows.map((row) => ({ memoryId: row.id, similarity: row.similarity }))
 }
 
-/** The slice the sample is drawn from: keeps the cost bounded in a very large container. */
+/**
+ * The slice the sample is drawn from: keeps the cost bounded in a very large container. The sample is spread by a
+ * hash of the memory's text rather than `random()`, so the same memories give the same baseline in every run.
+ */
 const SAMPLE_POOL = 2000
 
 export async function sampleMemoryVectors(
@@ -28,8 +31,8 @@ export async function sampleMemoryVectors(
 	const params = new Params()
 	const where = [...memoryScope(scope.orgId, containerTags, params), 'm.is_latest', ACTIVE, 'm.embedding IS NOT NULL']
 	const rows = await db.query<{ embedding: string }>(
-		`WITH pool AS (SELECT m.embedding FROM memories m WHERE ${where.join(' AND ')} LIMIT ${params.add(SAMPLE_POOL)})
-		SELECT embedding::text AS embedding FROM pool ORDER BY random() LIMIT ${params.add(count)}`,
+		`WITH pool AS (SELECT m.memory, m.embedding FROM memories m WHERE ${where.join(' AND ')} LIMIT ${params.add(SAMPLE_POOL)})
+		SELECT embedding::text AS embedding FROM pool ORDER BY md5(memory) LIMIT ${params.add(count)}`,
 		params.values,
 	)
 	return rows.map((row) => Float32Array.from(JSON.parse(row.embedding) as number[]))
