@@ -4,14 +4,16 @@
  * - LoCoMo: each question against the session observations of its conversation (the observations stand in for a
  *   container's memories); relevant = an observation of an evidence turn.
  * - hand-made examples: a few memories and questions whose answers are known.
- * The score is computed as memory search computes it: query as written and in the third person, baseline from the
- * reference statements plus a sample of the container's memories, full-text coverage from PostgreSQL's own lexemes.
+ * The score is computed as memory search computes it: query as written and in the third person, without the
+ * container's common direction (container-focus.ts), baseline from the reference statements plus a sample of the
+ * container's memories, full-text coverage from PostgreSQL's own lexemes.
  *
  *   bun bench/similarity.ts
  */
 import { PGlite } from '@electric-sql/pglite'
 import { createLogger } from '../core/logger.ts'
 import { createCalibration, similarity } from '../core/search/calibration.ts'
+import { focusOnContainer } from '../core/search/container-focus.ts'
 import { memoryQuery } from '../core/search/query-view.ts'
 import { embedderLocal } from '../plugins/embedder-local/index.ts'
 import { LOCOMO_DIR } from './lib/locomo-data.ts'
@@ -63,8 +65,9 @@ async function scoreAll(memories: string[], queries: string[]) {
 	const sample = [...vectors].sort(() => Math.random() - 0.5).slice(0, SAMPLE)
 	const scores: number[][] = []
 	for (const query of queries) {
-		const { vector, terms } = await memoryQuery(embedder, query)
-		const [queryLexemes] = await lexemes([terms.join(' ')])
+		const written = await memoryQuery(embedder, query)
+		const vector = focusOnContainer(written.vector, sample)
+		const [queryLexemes] = await lexemes([written.terms.join(' ')])
 		const baseline = await calibration.baseline(vector, sample)
 		scores.push(
 			vectors.map((memory, j) => {

@@ -5,6 +5,7 @@ import { newId } from '../ids.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { type Calibration, similarity } from '../search/calibration.ts'
+import { focusOnContainer } from '../search/container-focus.ts'
 import { memoryQuery } from '../search/query-view.ts'
 import { findMemory } from './write.ts'
 
@@ -107,7 +108,12 @@ async function byIds(deps: ForgetDeps, scope: Scope, input: ForgetMatchingInput)
 
 async function byQuery(deps: ForgetDeps, scope: Scope, input: ForgetMatchingInput) {
 	const topic = topicOf(input.query!)
-	const { vector, terms } = await memoryQuery(deps.embedder, topic)
+	const [written, sample] = await Promise.all([
+		memoryQuery(deps.embedder, topic),
+		deps.storage.memories.sampleVectors(scope, [input.containerTag], 60),
+	])
+	const { terms } = written
+	const vector = focusOnContainer(written.vector, sample)
 	const query = {
 		containerTags: [input.containerTag],
 		vector,
@@ -116,10 +122,9 @@ async function byQuery(deps: ForgetDeps, scope: Scope, input: ForgetMatchingInpu
 		includeHistory: false,
 		limit: Math.min(1000, Math.max(50, input.maxForget * 2)),
 	}
-	const [byVector, byText, sample] = await Promise.all([
+	const [byVector, byText] = await Promise.all([
 		deps.storage.memories.searchByVector(scope, query),
 		deps.storage.memories.searchByText(scope, query),
-		deps.storage.memories.sampleVectors(scope, [input.containerTag], 60),
 	])
 	const baseline = await deps.calibration.baseline(vector, sample)
 	const cosines = new Map(byVector.map((hit) => [hit.memoryId, hit.similarity]))

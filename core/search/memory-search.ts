@@ -6,6 +6,7 @@ import type { MemorySearchQuery } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { type Calibration, type QueryBaseline, similarity } from './calibration.ts'
 import { chunkCandidates } from './chunk-candidates.ts'
+import { focusOnContainer } from './container-focus.ts'
 import { containerSamples } from './container-samples.ts'
 import { reciprocalRankFusion } from './fusion.ts'
 import { withIncludes } from './memory-includes.ts'
@@ -221,13 +222,18 @@ export function createMemorySearch(deps: {
 	const samples = containerSamples(storage)
 
 	return async function searchMemories(scope: Scope, request: MemorySearchRequest): Promise<SearchHit[]> {
-		const query = await memoryQuery(embedder, request.q)
-		const baseline = await calibration.baseline(query.vector, await samples(scope, request.containerTags))
+		const [query, sample] = await Promise.all([memoryQuery(embedder, request.q), samples(scope, request.containerTags)])
+		const focused = { ...query, vector: focusOnContainer(query.vector, sample) }
+		const focusedBaseline = await calibration.baseline(focused.vector, sample)
 		const wantsMemories = request.mode !== 'documents'
 		const wantsChunks = request.mode !== 'memories' || request.include.chunks
+		// Next to memories, chunks are matched with the query as written: the two halves then find different evidence
+		// (LoCoMo hybrid found@1000 0.865 with the focused query on both sides, 0.871 this way).
+		const chunkQuery = request.mode === 'documents' ? focused : query
+		const chunkBaseline = chunkQuery === focused ? focusedBaseline : await calibration.baseline(query.vector, sample)
 		const [memories, chunks] = await Promise.all([
-			wantsMemories ? memoryHits(scope, request, query, baseline) : Promise.resolve([]),
-			wantsChunks ? chunkHits(scope, request, query.vector, baseline) : Promise.resolve([]),
+			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline) : Promise.resolve([]),
+			wantsChunks ? chunkHits(scope, request, chunkQuery.vector, chunkBaseline) : Promise.resolve([]),
 		])
 		const pool: SearchHit[] = [...memories, ...(request.mode === 'memories' ? [] : chunks)].sort(
 			(a, b) => b.similarity - a.similarity,

@@ -1,0 +1,30 @@
+/** From this many sampled memories on, the container's common direction is taken out in full. */
+const FULL_WEIGHT_SAMPLE = 30
+
+/**
+ * The query vector without what the searched container's memories have in common, so that what sets a memory apart
+ * decides its rank. In a chat between Melanie and Caroline nearly every memory names one of them, and a word-vector
+ * sentence embedding leans on rare words like names: "What did Melanie paint recently?" then sits closer to "Melanie
+ * is part of that" than to "Melanie painted a lake sunrise". Taking the component along the mean of a sample of the
+ * container's memories out of the query (the container-level counterpart of SIF's common-component removal) leaves
+ * "paint" and "recently" to decide; names still count through the full-text side and what is left of them.
+ *
+ * The mean of a few memories is mostly those memories themselves, so a small sample takes out proportionally less
+ * (a third at 10 memories): a container of two facts keeps its query as it is. Without a sample, or when the query
+ * is all common direction, the query comes back unchanged.
+ */
+export function focusOnContainer(query: Float32Array, sample: Float32Array[]): Float32Array {
+	if (sample.length === 0) return query
+	const mean = new Float64Array(query.length)
+	for (const vector of sample) for (let i = 0; i < mean.length; i++) mean[i]! += vector[i] ?? 0
+	const length = Math.hypot(...mean)
+	if (!(length > 0)) return query
+	let along = 0
+	for (let i = 0; i < mean.length; i++) along += query[i]! * (mean[i]! / length)
+	const weight = Math.min(1, sample.length / FULL_WEIGHT_SAMPLE) * along
+	const focused = Float32Array.from(query, (value, i) => value - (weight * mean[i]!) / length)
+	const focusedLength = Math.hypot(...focused)
+	if (!(focusedLength > 1e-6)) return query
+	for (let i = 0; i < focused.length; i++) focused[i]! /= focusedLength
+	return focused
+}
