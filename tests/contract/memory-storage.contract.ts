@@ -631,6 +631,43 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			expect(await storage().memories.searchByText(scope, searchQuery({ terms: [] }))).toEqual([])
 		})
 
+		it('samples latest, active memories of the containers, the same ones for the same memories', async () => {
+			const scope = await newScope()
+			const document = await addDocument(scope)
+			const kept = Array.from({ length: 30 }, (_, i) =>
+				memory({ memory: `fact number ${i}`, embedding: vec(1, i / 10, (i % 3) / 5) }),
+			)
+			const forgotten = memory({ memory: 'a forgotten fact', embedding: vec(0, 0, 0, 1) })
+			const old = memory({ memory: 'an old fact', embedding: vec(0, 0, 0, 0, 1) })
+			const current = memory({
+				memory: 'the current fact',
+				embedding: vec(1, 3),
+				version: 2,
+				parentMemoryId: old.id,
+				rootId: old.id,
+			})
+			await write(scope, 'c1', plan({ documentId: document.id, create: [...kept, forgotten, old] }))
+			await write(scope, 'c1', plan({ documentId: document.id, create: [current], supersede: [old.id] }))
+			await storage().memories.forget(scope, 'c1', [forgotten.id], { reason: 'asked', batchId: null })
+			const elsewhere = (await addDocument(scope, { containerTag: 'c2' })).id
+			await write(
+				scope,
+				'c2',
+				plan({ documentId: elsewhere, create: [memory({ memory: 'c2', embedding: vec(0, 0, 0, 0, 0, 1) })] }),
+			)
+
+			// Compared to 5 decimals: the store may keep vectors at a precision of its own.
+			const asArrays = (vectors: Float32Array[]) => vectors.map((vector) => Array.from(vector, (x) => x.toFixed(5)))
+			const allowed = asArrays([...kept, current].map((m) => m.embedding!))
+			const sample = asArrays(await storage().memories.sampleVectors(scope, ['c1'], 10))
+			expect(sample).toHaveLength(10)
+			for (const vector of sample) expect(allowed).toContainEqual(vector)
+			expect(asArrays(await storage().memories.sampleVectors(scope, ['c1'], 10))).toEqual(sample)
+			expect(await storage().memories.sampleVectors(scope, ['c1'], 100)).toHaveLength(31)
+			expect(await storage().memories.sampleVectors(scope, null, 100)).toHaveLength(32)
+			expect(await storage().memories.sampleVectors(scope, ['c3'], 10)).toEqual([])
+		})
+
 		it('lists latest memories with paging, order and metadata filters', async () => {
 			const scope = await newScope()
 			const document = await addDocument(scope)
