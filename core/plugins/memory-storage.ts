@@ -60,8 +60,10 @@ export interface MemoryStore {
 	): Promise<string[]>
 
 	/**
-	 * Embeddings of up to `count` latest, active memories of the containers (any org container when null), picked at
-	 * random among a bounded first slice: what the containers' memories look like, for calibrating similarity.
+	 * Embeddings of up to `count` latest, active memories of the containers (any org container when null), spread
+	 * over a bounded first slice: what the containers' memories look like, for calibrating similarity and focusing
+	 * queries. The same memories give the same sample (pick by a hash of their text, not at random), so a search
+	 * scores alike from one call to the next.
 	 */
 	sampleVectors(scope: Scope, containerTags: string[] | null, count: number): Promise<Float32Array[]>
 	/** Candidates by cosine similarity and by full-text rank; see MemorySearchQuery. */
