@@ -229,11 +229,13 @@ export function createMemorySearch(deps: {
 		const wantsChunks = request.mode !== 'memories' || request.include.chunks
 		// Next to memories, chunks are matched with the query as written: the two halves then find different evidence
 		// (LoCoMo hybrid found@1000 0.865 with the focused query on both sides, 0.871 this way).
-		const chunkQuery = request.mode === 'documents' ? focused : query
-		const chunkBaseline = chunkQuery === focused ? focusedBaseline : await calibration.baseline(query.vector, sample)
+		const searchChunks = async () =>
+			request.mode === 'documents'
+				? chunkHits(scope, request, focused.vector, focusedBaseline)
+				: chunkHits(scope, request, query.vector, await calibration.baseline(query.vector, sample))
 		const [memories, chunks] = await Promise.all([
 			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline) : Promise.resolve([]),
-			wantsChunks ? chunkHits(scope, request, chunkQuery.vector, chunkBaseline) : Promise.resolve([]),
+			wantsChunks ? searchChunks() : Promise.resolve([]),
 		])
 		const pool: SearchHit[] = [...memories, ...(request.mode === 'memories' ? [] : chunks)].sort(
 			(a, b) => b.similarity - a.similarity,
