@@ -6,6 +6,7 @@ import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { type Calibration, similarity } from '../search/calibration.ts'
 import { focusOnContainer } from '../search/container-focus.ts'
+import { CONTAINER_SAMPLE_SIZE } from '../search/container-samples.ts'
 import { memoryQuery } from '../search/query-view.ts'
 import { findMemory } from './write.ts'
 
@@ -110,7 +111,7 @@ async function byQuery(deps: ForgetDeps, scope: Scope, input: ForgetMatchingInpu
 	const topic = topicOf(input.query!)
 	const [written, sample] = await Promise.all([
 		memoryQuery(deps.embedder, topic),
-		deps.storage.memories.sampleVectors(scope, [input.containerTag], 60),
+		deps.storage.memories.sampleVectors(scope, [input.containerTag], CONTAINER_SAMPLE_SIZE),
 	])
 	const { terms } = written
 	const vector = focusOnContainer(written.vector, sample)

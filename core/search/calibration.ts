@@ -31,7 +31,7 @@ import { REFERENCE_STATEMENTS } from './reference-statements.ts'
  *
  * Measured with the local embedder (bench/similarity.ts):
  * - LoCoMo (3 conversations; 385 questions against the session observations of their conversation): at 0.6, 65 % of
- *   the evidence observations pass and 5.9 % of the others (with lexical weight 0.3: 59 % and 4.7 %; raw cosine at
+ *   the evidence observations pass and 5.9 % of the others (with lexical weight 0.3: 59 % and 4.5-4.7 %; raw cosine at
  *   0.55: 49 % and 4.7 %); at 0.4, 77 % and 16 %. Word vectors cannot separate that set much better; the ranking and
  *   `limit` decide what comes first.
  * - hand-made examples: "where does Alex live" → "Alex lives in Boston" 0.92; "what milk does Marie like" → "Marie

@@ -1,7 +1,8 @@
 import type { Scope } from '../domain/types.ts'
 import type { Storage } from '../plugins/storage.ts'
 
-const SAMPLE_SIZE = 60
+/** Memories sampled per search (and per forget-matching) for the similarity baseline and the query's focus. */
+export const CONTAINER_SAMPLE_SIZE = 60
 const SAMPLE_SECONDS = 60
 const SAMPLE_CACHE_ENTRIES = 1000
 
@@ -16,7 +17,7 @@ export function containerSamples(storage: Storage) {
 		const cached = cache.get(key)
 		if (cached && Date.now() - cached.at < SAMPLE_SECONDS * 1000) return cached.vectors
 		if (cache.size >= SAMPLE_CACHE_ENTRIES) cache.delete(cache.keys().next().value!)
-		const vectors = storage.memories.sampleVectors(scope, containerTags, SAMPLE_SIZE)
+		const vectors = storage.memories.sampleVectors(scope, containerTags, CONTAINER_SAMPLE_SIZE)
 		cache.set(key, { at: Date.now(), vectors })
 		vectors.catch(() => cache.delete(key))
 		return vectors
