@@ -93,6 +93,7 @@ export const DocumentDetail = t.Object({
 	raw: t.Null(),
 	source: t.Nullable(t.String()),
 	ogImage: t.Nullable(t.String()),
+	spatialPoint: t.Null({ description: 'A place the document is about; not recorded by this service' }),
 	taskType: TaskType,
 	dreaming: Dreaming,
 	memories: t.Optional(
