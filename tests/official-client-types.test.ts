@@ -51,7 +51,7 @@ describeEachDriver('official supermemory client (v4): response types', (driver) 
 		conforms(
 			'DocumentBatchAddResponse',
 			await client.documents.batchAdd({
-				documents: ['First batch item.', { content: '' }],
+				documents: [{ content: 'First batch item.' }, { content: '' }],
 				containerTag: 'types_user',
 			}),
 		)
