@@ -1,4 +1,5 @@
 import type { DreamJob, JobAttempt, JobQueue } from '../jobs/queue.ts'
+import { failureReason, rawMessage } from '../pipeline/failure-reason.ts'
 import {
 	type FormationDeps,
 	formDocumentBatch,
@@ -73,8 +74,11 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 			}
 		}
 		for (const [documentId, error] of failures) {
-			const message = error instanceof Error ? error.message : String(error)
-			deps.logger.warn('memory formation failed', { documentId, error: message, retry: !attempt.lastAttempt })
+			deps.logger.warn('memory formation failed', {
+				documentId,
+				error: rawMessage(error),
+				retry: !attempt.lastAttempt,
+			})
 			if (!attempt.lastAttempt) throw error
 			const document = await deps.storage.documents.byId(documentId)
 			if (document) {
@@ -83,7 +87,7 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 					startedAt,
 					endedAt: new Date().toISOString(),
 					outcome: 'failed',
-					error: message,
+					error: failureReason('memories', error),
 				})
 			}
 		}

@@ -10,7 +10,7 @@ import { officeToText } from './extract/office.ts'
 import { pdfToText } from './extract/pdf.ts'
 import { parseStructured, structuredTitle, structuredToText } from './extract/structured.ts'
 import { decodeText, deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
-import { PermanentStageError } from './stage-error.ts'
+import { PermanentStageError, StageError } from './stage-error.ts'
 
 export { deriveTitle } from './extract/text.ts'
 
@@ -46,7 +46,7 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const { files } = required(deps)
 		const bytes = await files.get(document.file.key)
 		// Retried: a re-upload may have replaced the file since this attempt read the document.
-		if (!bytes) throw new Error('the original file is missing from the file store')
+		if (!bytes) throw new StageError('the original file is missing from the file store')
 		const detection = await detectFile({
 			bytes,
 			fileName: document.file.name,

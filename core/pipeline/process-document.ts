@@ -6,7 +6,8 @@ import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { chunkText, type TextChunk } from './chunker.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
-import { PermanentStageError } from './stage-error.ts'
+import { failureReason, rawMessage } from './failure-reason.ts'
+import { PermanentStageError, StageError } from './stage-error.ts'
 
 export interface PipelineDeps {
 	storage: Storage
@@ -138,14 +139,14 @@ export async function processDocument(documentId: string, deps: PipelineDeps, at
 			if (stage === 'memories') await deps.memories!.formNow(document.id, waiting)
 			else await STAGES[stage](document, deps, run)
 		} catch (error) {
-			const permanent = error instanceof PermanentStageError
-			const message = error instanceof Error ? error.message : String(error)
+			const permanent = error instanceof StageError && error.permanent
+			const message = failureReason(stage, error)
 			const failed: StageRecord = { ...running, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
 			const giveUp = permanent || lastAttempt
 			// A retry resumes at this stage; a failure that will not be retried ends the document here.
 			const status = giveUp ? 'failed' : statusOf(stage)
 			if (!(await record({ status, stages: [...stages, failed], error: message }))) return
-			deps.logger.warn('pipeline stage failed', { documentId, stage, error: message, retry: !giveUp })
+			deps.logger.warn('pipeline stage failed', { documentId, stage, error: rawMessage(error), retry: !giveUp })
 			if (giveUp) return
 			throw error
 		}
