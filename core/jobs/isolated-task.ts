@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { StageError } from '../pipeline/stage-error.ts'
+import { PermanentStageError, StageError } from '../pipeline/stage-error.ts'
 
 /** A call of `name` exported by `module`, run in a worker thread. */
 export interface TaskRequest {
@@ -14,8 +14,8 @@ export type TaskReply =
 	| { id: number; ok: false; error: { name: string; message: string; stage: boolean; permanent: boolean } }
 
 export interface IsolationLimits {
-	/** The task fails (its thread is ended) after this long. */
-	timeoutMs: number
+	/** The task fails (its thread is ended) after this long; without it, only `signal` ends it. */
+	timeoutMs?: number
 	/** Ends the task as soon as this aborts (the document's time budget); its reason becomes the error. */
 	signal?: AbortSignal
 	/** The task fails (its thread is ended) when the process's resident memory grows past this many bytes. */
@@ -103,23 +103,26 @@ class ThreadPool {
 		}
 		const onError = (event: ErrorEvent) => finish(() => task.reject(new Error(event.message)), true)
 		const onAbort = () => finish(() => task.reject(abortReason(signal!)), true)
-		const timer = setTimeout(
-			() =>
-				finish(
-					() => task.reject(new StageError(`processing took longer than ${Math.round(timeoutMs / 1000)} s`, true)),
-					true,
-				),
-			timeoutMs,
-		)
+		const timer =
+			timeoutMs === undefined
+				? undefined
+				: setTimeout(
+						() =>
+							finish(
+								() =>
+									task.reject(new PermanentStageError(`processing took longer than ${Math.round(timeoutMs / 1000)} s`)),
+								true,
+							),
+						timeoutMs,
+					)
 		const baseline = process.memoryUsage.rss()
 		const watch = setInterval(() => {
 			if (maxRssBytes === undefined || process.memoryUsage.rss() - baseline <= maxRssBytes) return
 			finish(
 				() =>
 					task.reject(
-						new StageError(
+						new PermanentStageError(
 							`processing needed more than ${Math.round(maxRssBytes / 1024 / 1024)} MB of memory; the document is too large or too complex`,
-							true,
 						),
 					),
 				true,
@@ -139,14 +142,14 @@ function spawn(): Worker {
 }
 
 function revive(error: { name: string; message: string; stage: boolean; permanent: boolean }): Error {
-	if (error.stage) return new StageError(error.message, error.permanent)
+	if (error.stage) return error.permanent ? new PermanentStageError(error.message) : new StageError(error.message)
 	const revived = new Error(error.message)
 	revived.name = error.name
 	return revived
 }
 
 function abortReason(signal: AbortSignal): unknown {
-	return signal.reason instanceof Error ? signal.reason : new StageError(String(signal.reason), true)
+	return signal.reason instanceof StageError ? signal.reason : new PermanentStageError('processing was stopped')
 }
 
 const pools = new Map<string, ThreadPool>()

@@ -1,5 +1,6 @@
 import type { DreamJob, JobAttempt, JobQueue } from '../jobs/queue.ts'
 import { failureReason, rawMessage } from '../pipeline/failure-reason.ts'
+import { StageError } from '../pipeline/stage-error.ts'
 import {
 	type FormationDeps,
 	formDocumentBatch,
@@ -74,12 +75,10 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 			}
 		}
 		for (const [documentId, error] of failures) {
-			deps.logger.warn('memory formation failed', {
-				documentId,
-				error: rawMessage(error),
-				retry: !attempt.lastAttempt,
-			})
-			if (!attempt.lastAttempt) throw error
+			// A failure retrying cannot help (over its budget, unreadable) ends the document's formation now.
+			const retry = !attempt.lastAttempt && !(error instanceof StageError && error.permanent)
+			deps.logger.warn('memory formation failed', { documentId, error: rawMessage(error), retry })
+			if (retry) throw error
 			const document = await deps.storage.documents.byId(documentId)
 			if (document) {
 				await deps.storage.memories.markDreamed(documentId, document.contentHash, {
