@@ -9,6 +9,7 @@ import {
 	SearchLimit,
 	UnitInterval,
 } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 const Include = t.Object(
 	{
@@ -51,7 +52,7 @@ export const MemorySearchBody = t.Object(
 			t.String({ minLength: 1, description: 'Chunks of documents at this path (a prefix when it ends with /)' }),
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.memorySearch] },
 )
 
 const ContextItem = t.Object({
