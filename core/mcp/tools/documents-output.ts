@@ -7,6 +7,8 @@ export const documentSummary = z.object({
 	title: z.string().nullable(),
 	type: z.enum(DOCUMENT_TYPES),
 	status: z.enum(DOCUMENT_STATUSES),
+	/** `dreaming` while a done document's memories are still to be formed (dynamic dreaming). */
+	dreamingStatus: z.enum(['dreaming', 'done']),
 	containerTag: z.string(),
 	createdAt: z.string(),
 	updatedAt: z.string(),
@@ -20,6 +22,7 @@ export function summaryOf(document: DocumentRecord): z.infer<typeof documentSumm
 		title: document.title,
 		type: document.type,
 		status: document.status,
+		dreamingStatus: document.dreamingStatus,
 		containerTag: document.containerTag,
 		createdAt: iso(document.createdAt),
 		updatedAt: iso(document.updatedAt),
