@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { callOk, connectMcp, listen } from './helpers/mcp.ts'
+import { callError, callOk, connectMcp, listen } from './helpers/mcp.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
 const INITIALIZE = {
@@ -173,5 +173,26 @@ describe('MCP endpoint /mcp', () => {
 				await client.close()
 			}
 		})
+	})
+
+	describe('usage and quotas', () => {
+		it('counts tool searches as searches and answers an exhausted quota with a tool error', async () => {
+			const key = await service.createKey('mcp-quota')
+			const usage = async () => (await service.json('GET', '/v3/usage', undefined, key)).body
+			const client = await connectMcp(server.url, key)
+			try {
+				await callOk(client, 'search_memory', { query: 'anything at all', includeProfile: false })
+				await Bun.sleep(1100) // the meter flushes within a second
+				const { orgId, totals } = await usage()
+				expect(totals.searches).toBe(1)
+				await service.service.plugins.storage.usage.setQuota(orgId, 'searches', { period: 'day', max: 1 })
+				await Bun.sleep(2100) // the meter caches quotas for two seconds
+				const refused = await callError(client, 'search_memory', { query: 'anything at all' })
+				expect(refused).toContain('Quota exhausted')
+				expect(refused).toContain('searches')
+			} finally {
+				await client.close()
+			}
+		}, 30_000)
 	})
 })
