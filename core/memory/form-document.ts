@@ -7,6 +7,7 @@ import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/
 import type { Storage } from '../plugins/storage.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
+import { looksLikeMarkup } from './markup.ts'
 import { prepareCandidates, probeFor } from './prepare.ts'
 
 export interface FormationDeps {
@@ -211,7 +212,11 @@ export async function extractDocument(
 		chunks,
 		...(container.buckets.length > 0 ? { buckets: container.buckets } : {}),
 	}
-	const found = newTurns !== null && newTurns.length === 0 ? [] : await extractor.extract(input)
+	const extracted = newTurns !== null && newTurns.length === 0 ? [] : await extractor.extract(input)
+	// Emptied rather than removed: derivedFrom refers to the extractor's indexes (prepareCandidates skips empty ones).
+	const found = extracted.map((candidate) =>
+		looksLikeMarkup(candidate.content) ? { ...candidate, content: '' } : candidate,
+	)
 	return {
 		document,
 		guard: { documentId: document.id, contentHash: document.contentHash, extractedTurns: known },

@@ -1,5 +1,6 @@
 import type { DocumentRecord, DocumentType } from '../domain/types.ts'
 import type { FileStore } from '../plugins/files.ts'
+import { embeddedChat, renderEmbeddedChat } from './extract/chat-messages.ts'
 import { csvToText } from './extract/csv.ts'
 import { detectFile } from './extract/detect.ts'
 import { FetchError, type FetchPolicy, fetchUrl } from './extract/fetch-url.ts'
@@ -63,7 +64,14 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const text = normaliseText(structuredToText(structured))
 		return withTitle(document, { text, title: structuredTitle(structured), type: document.type }, null)
 	}
-	return withTitle(document, { text: normaliseText(document.content), title: null, type: document.type }, null)
+	return withTitle(document, { ...plainText(document.content), type: document.type }, null)
+}
+
+/** Text as it is, or the transcript of a chat it holds as JSON after a preamble (chat-messages.ts). */
+function plainText(text: string): { text: string; title: string | null } {
+	const chat = embeddedChat(text)
+	if (!chat) return { text: normaliseText(text), title: null }
+	return { text: normaliseText(renderEmbeddedChat(chat)), title: deriveTitle(chat.preamble) }
 }
 
 function required(deps: ExtractionDeps | undefined): ExtractionDeps {
@@ -140,6 +148,6 @@ async function textFile(text: string, kind: FileKind, type: DocumentType): Promi
 			return { text: normaliseText(structuredToText(structured)), title: structuredTitle(structured), type }
 		}
 		default:
-			return { text: normaliseText(text), title: null, type }
+			return { ...plainText(text), type }
 	}
 }
