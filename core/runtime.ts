@@ -162,7 +162,17 @@ export async function startService(input: {
 						containers: createContainerService({ storage, documents, queue, logger }),
 						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
 					},
-					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
+					{
+						logger,
+						maxBodyBytes: settings.maxBodyBytes,
+						maxUploadBytes: settings.maxUploadBytes,
+						ready: () => ready,
+						mcp: {
+							allowedHosts: settings.mcpAllowedHosts,
+							allowedOrigins: settings.mcpAllowedOrigins,
+							publicUrl: settings.publicUrl,
+						},
+					},
 				)
 
 	return {
