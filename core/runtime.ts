@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { bootstrapFirstKey } from './auth/api-keys.ts'
+import { createKeyService } from './auth/key-service.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
@@ -154,6 +155,7 @@ export async function startService(input: {
 						memorySearch: memory.search,
 						containers: createContainerService({ storage, documents, queue, logger }),
 						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+						keys: createKeyService({ storage, verifier: verify }),
 					},
 					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
 				)

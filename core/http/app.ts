@@ -10,6 +10,7 @@ import { documentRoutes } from './routes/documents.ts'
 import { documentBatchRoutes } from './routes/documents-batch.ts'
 import { documentFileRoutes } from './routes/documents-file.ts'
 import { fileRoutes } from './routes/files.ts'
+import { keyRoutes } from './routes/keys.ts'
 import { memoryRoutes } from './routes/memories.ts'
 import { profileRoutes } from './routes/profile.ts'
 import { searchRoutes } from './routes/search.ts'
@@ -75,6 +76,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(usageRoutes(deps))
 			.use(profileRoutes(deps))
 			.use(containerTagRoutes(deps))
+			.use(keyRoutes(deps))
 	)
 }
 
