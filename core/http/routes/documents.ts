@@ -200,6 +200,22 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: { ...detail, summary: 'Delete a document (by id or customId) and everything derived from it' },
 			},
 		)
+		.post(
+			'/:id/retry',
+			async ({ params, scope, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
+				const document = await documents.retry(scope, params.id)
+				return { id: document.id, status: document.status }
+			},
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 200: DocumentAck, ...errorResponses, 409: errorResponses[400] },
+				detail: {
+					...detail,
+					summary: 'Process a failed document again from the stage that failed (409 unless failed)',
+				},
+			},
+		)
 		.get(
 			'/:id/chunks',
 			async ({ params, scope, principal }) => {
