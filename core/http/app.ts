@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia'
+import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
 import { HttpError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import type { RouteDeps } from './route-deps.ts'
+import { consoleRoutes } from './routes/console.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
 import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
@@ -28,6 +30,8 @@ export interface AppOptions {
 	maxUploadBytes?: number
 	/** True once storage and workers are up; the health check reports it. */
 	ready: () => boolean
+	/** The developer console's bundle (one is made when not given). */
+	console?: ConsoleBundle
 }
 
 /** When each request arrived, for its Server-Timing header. */
@@ -64,6 +68,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				{ detail: { tags: ['health'], summary: 'Health check (no key needed)', security: [] } },
 			)
 			.use(apiDocs())
+			.use(consoleRoutes(options.console ?? createConsoleBundle({ logger: options.logger })))
 			.use(documentFileRoutes(deps))
 			.use(documentBatchRoutes({ ...deps, logger: options.logger }))
 			.use(documentRoutes(deps))
