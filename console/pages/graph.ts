@@ -10,6 +10,22 @@ import { buildGraph, type DocumentIn, type GraphNode, type MemoryIn } from './gr
 import type { PageProps } from './index.ts'
 
 const LIMIT = 1100
+/** Enough for a container of a few thousand memories; the canvas stays smooth well beyond it. */
+const MAX_MEMORY_PAGES = 3
+
+async function loadMemories(tags: string[]): Promise<MemoryIn[]> {
+	const memories: MemoryIn[] = []
+	for (let page = 1; page <= MAX_MEMORY_PAGES; page++) {
+		const answer = await api.post<{ memoryEntries: MemoryIn[] }>('/v4/memories/list', {
+			containerTags: tags,
+			limit: LIMIT,
+			page,
+		})
+		memories.push(...answer.memoryEntries)
+		if (answer.memoryEntries.length < LIMIT) break
+	}
+	return memories
+}
 
 async function loadGraph(tag: string) {
 	const tags = tag
@@ -18,9 +34,9 @@ async function loadGraph(tag: string) {
 	if (tags.length === 0) return buildGraph([], [])
 	const [documents, memories] = await Promise.all([
 		api.post<{ memories: DocumentIn[] }>('/v3/documents/list', { containerTags: tags.slice(0, 100), limit: LIMIT }),
-		api.post<{ memoryEntries: MemoryIn[] }>('/v4/memories/list', { containerTags: tags.slice(0, 100), limit: LIMIT }),
+		loadMemories(tags.slice(0, 100)),
 	])
-	return buildGraph(documents.memories, memories.memoryEntries)
+	return buildGraph(documents.memories, memories)
 }
 
 export function GraphPage({ route }: PageProps) {

@@ -49,8 +49,8 @@ export function OverviewPage({ principal }: PageProps) {
 						hint=${data.searchesToday === null ? 'needs an unrestricted key' : 'UTC day'} />
 					<${Stat} label="Processing backlog" value=${count(data.backlog)} hint="documents not yet done or failed" />
 				</div>
-				<p><a href=${href('documents')}>Add a document</a> · <a href=${href('playground')}>Try a search</a> ·
-					<a href=${href('graph')}>Open the memory graph</a></p>`
+				<p class="links"><a href=${href('documents')}>Add a document</a><a href=${href('playground')}>Try a search</a><a
+					href=${href('graph')}>Open the memory graph</a></p>`
 				: error
 					? null
 					: html`<${Loading} />`
