@@ -58,6 +58,12 @@ export function buildRequest(form: Form): PlaygroundRequest {
 	return { path, body }
 }
 
+function timingText(isProfile: boolean, result: { ms: number; serverMs: number | null; count: number }): string {
+	const what = isProfile ? 'Profile' : `${result.count} result${result.count === 1 ? '' : 's'}`
+	const server = result.serverMs === null ? '—' : `${result.serverMs.toFixed(1)} ms`
+	return `${what} in ${Math.round(result.ms)} ms (server ${server})`
+}
+
 export function PlaygroundPage(_: PageProps) {
 	const [form, setForm] = useState<Form>({
 		mode: 'v4-memories',
@@ -142,8 +148,7 @@ export function PlaygroundPage(_: PageProps) {
 		${
 			result
 				? html`<div class="card" aria-live="polite">
-					<p class="timing" data-testid="timing"><strong>${isProfile ? 'Profile' : `${result.count} results`}</strong> in
-						${Math.round(result.ms)} ms (server ${result.serverMs === null ? '—' : `${result.serverMs.toFixed(1)} ms`})</p>
+					<p class="timing" data-testid="timing">${timingText(isProfile, result)}</p>
 					<pre class="result" tabindex="0" aria-label="Response">${JSON.stringify(result.body, null, 2)}</pre>
 				</div>`
 				: null
