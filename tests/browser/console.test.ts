@@ -293,7 +293,7 @@ describe('developer console in Chromium', () => {
 
 				page.once('dialog', (dialog) => dialog.accept())
 				await page.click('tr:has-text("browser key") button:has-text("Revoke")')
-				await page.waitForFunction("!document.querySelector('main table')?.textContent?.includes('browser key')")
+				await page.waitForSelector('tr:has-text("browser key")', { state: 'detached' })
 				expect((await t.json('POST', '/v3/documents/list', {}, key)).status).toBe(401)
 
 				await second.click('button:has-text("Refresh")')
