@@ -1,7 +1,7 @@
 /**
- * Retrieval quality on the LoCoMo dev conversations (../shared/datasets/locomo-dev): each session is ingested as one
- * document of `Speaker: text` lines (instant dreaming, session by session), every question with evidence is asked
- * through /v3/search and /v4/search (each mode, once the route exists), and results are walked in rank order:
+ * Retrieval quality on the LoCoMo conversations in `LOCOMO_DIR` (by default ../shared/datasets/locomo-dev): each
+ * session is ingested as one document of `Speaker: text` lines (instant dreaming, session by session), every question
+ * with evidence is asked through /v3/search and /v4/search (each mode), and results are walked in rank order:
  * evidence found within 250 / 500 / 1,000 returned words, session recall@1/@5 and MRR, next to a BM25 ranking of
  * single turns computed in the same run with wink-bm25-text-search.
  *

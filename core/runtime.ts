@@ -18,6 +18,7 @@ import { createApp } from './http/app.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import { createMemoryEngine } from './memory/engine.ts'
+import { warmFileParsers } from './pipeline/extract.ts'
 import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
@@ -79,7 +80,12 @@ export async function startService(input: {
 	// withDefaultFiles guarantees a files plugin.
 	const files = plugins.files!
 	const extraction = createExtraction(settings, files, fetchPolicy)
+	const budget = {
+		timeoutSeconds: settings.documentTimeoutSeconds,
+		maxMemoryBytes: settings.documentMaxMemoryMb * 1024 * 1024,
+	}
 	const memory = createMemoryEngine({
+		budget,
 		storage,
 		embedder,
 		extractors: plugins.extractors,
@@ -93,7 +99,8 @@ export async function startService(input: {
 	let ready = role === 'api'
 
 	if (role !== 'api') {
-		const deps = { storage, embedder, logger, extraction, memories: memory.step }
+		await warmFileParsers()
+		const deps = { storage, embedder, logger, extraction, memories: memory.step, budget }
 		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
 		if (embedded) {
 			const recovered = await queue.recoverOrphans()

@@ -222,6 +222,8 @@ export interface ChunkSearchQuery {
 	terms: string[]
 	filters?: QueryFilter
 	documentId?: string
+	/** Only chunks of these documents. */
+	documentIds?: string[]
 	filepath?: string
 	/** Candidates per ranking. */
 	limit: number
