@@ -68,7 +68,7 @@ describe('developer console in Chromium', () => {
 		browser = await launchChromium()
 		context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
 		page = await context.newPage()
-	}, 90_000)
+	}, 180_000)
 	afterAll(async () => {
 		await browser?.close()
 		server?.stop(true)
@@ -200,7 +200,7 @@ describe('developer console in Chromium', () => {
 			await page.waitForSelector('.inspected')
 			expect(await page.textContent('.inspected h2')).toMatch(/Memory|Document/)
 			await screenshot(page, 'memory-graph', { docs: true })
-		}, 180_000)
+		}, 300_000)
 
 		it(
 			'shows version chains: an updated memory is linked to its older version',
