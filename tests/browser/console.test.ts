@@ -195,6 +195,7 @@ describe('developer console in Chromium', () => {
 			expect(nodes).toBeGreaterThanOrEqual(2000)
 			// The layout settles (generous bound: it only proves the page does not hang).
 			await page.waitForSelector('canvas.graph[data-settled]', { timeout: 60_000 })
+			console.log(`graph of ${nodes} nodes laid out in ${await canvas.getAttribute('data-layout-ms')} ms`)
 			await canvas.focus()
 			for (const key of ['+', '-', 'ArrowLeft', 'ArrowRight', 'Enter']) await page.keyboard.press(key)
 			await page.waitForSelector('.inspected')
