@@ -171,6 +171,11 @@ export async function startService(input: {
 						maxUploadBytes: settings.maxUploadBytes,
 						ready: () => ready,
 						console: createConsoleBundle({ logger, rebuild: (input.env ?? process.env).MEMORY_CONSOLE_DEV === '1' }),
+						mcp: {
+							allowedHosts: settings.mcpAllowedHosts,
+							allowedOrigins: settings.mcpAllowedOrigins,
+							publicUrl: settings.publicUrl,
+						},
 					},
 				)
 

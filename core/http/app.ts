@@ -2,6 +2,8 @@ import { Elysia } from 'elysia'
 import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
 import { HttpError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
+import { mcpDepsFrom } from '../mcp/deps.ts'
+import { mcpRoutes } from '../mcp/http.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import type { RouteDeps } from './route-deps.ts'
@@ -30,6 +32,8 @@ export interface AppOptions {
 	maxUploadBytes?: number
 	/** True once storage and workers are up; the health check reports it. */
 	ready: () => boolean
+	/** The MCP endpoint's allowed Host and Origin names (besides localhost and the public URL's host). */
+	mcp?: { allowedHosts: string[]; allowedOrigins: string[]; publicUrl: string | null }
 	/** The developer console's bundle (one is made when not given). */
 	console?: ConsoleBundle
 }
@@ -81,6 +85,15 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(usageRoutes(deps))
 			.use(profileRoutes(deps))
 			.use(containerTagRoutes(deps))
+			.use(
+				mcpRoutes(mcpDepsFrom(deps, options.logger), {
+					verify: deps.verify,
+					allowedHosts: options.mcp?.allowedHosts ?? [],
+					allowedOrigins: options.mcp?.allowedOrigins ?? [],
+					publicUrl: options.mcp?.publicUrl ?? null,
+					maxBodyBytes: options.maxBodyBytes,
+				}),
+			)
 			.use(keyRoutes(deps))
 	)
 }
