@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { ContainerTag, DateTime } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 export const CreateKeyBody = t.Object(
 	{
@@ -23,7 +24,7 @@ export const CreateKeyBody = t.Object(
 			}),
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.createKey] },
 )
 
 export const KeyView = t.Object({
