@@ -1,7 +1,7 @@
 import type { ConversationTurn, EmbedderPlugin, MemoryCandidate } from '../plugins/contract.ts'
 import type { FormationProbe } from '../plugins/memory-storage.ts'
 import type { PreparedCandidate } from './link.ts'
-import { contentKey, factKey } from './normalize.ts'
+import { contentKey, factKey, storedContentKey } from './normalize.ts'
 
 const EMBED_BATCH = 64
 const MAX_MEMORY_CHARS = 10_000
@@ -61,7 +61,7 @@ export async function prepareCandidates(
 				: turns.flatMap(positionsOfTurn)
 		return {
 			content,
-			contentKey: contentKey(content),
+			contentKey: storedContentKey(content),
 			vector: vectors[index]!,
 			subject: factKey(candidate.subject),
 			attribute: factKey(candidate.attribute),
