@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pdfBomb } from '../tests/helpers/sample-files.ts'
+import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -24,7 +25,15 @@ const pdfGib = Number(option('pdf-gib', '3'))
 async function startServer(dataDir: string) {
 	const proc = Bun.spawn([process.execPath, join(root, 'core/main.ts')], {
 		cwd: root,
-		env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', MEMORY_DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+		env: {
+			PATH: process.env.PATH ?? '',
+			PORT: '0',
+			HOST: '127.0.0.1',
+			MEMORY_DATA_DIR: dataDir,
+			// The word-vector cache the tests build once, so each fresh server loads it instead of building it.
+			MEMORY_CACHE_DIR: process.env.MEMORY_CACHE_DIR ?? SHARED_EMBEDDER_CACHE,
+			LOG_LEVEL: 'info',
+		},
 		stdout: 'pipe',
 		stderr: 'pipe',
 	})

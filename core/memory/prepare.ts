@@ -51,6 +51,8 @@ export async function prepareCandidates(
 	for (let start = 0; start < kept.length; start += EMBED_BATCH) {
 		const batch = kept.slice(start, start + EMBED_BATCH).map((entry) => entry.content)
 		vectors.push(...(await embedder.embed(batch, 'document')))
+		// A local embedder computes on the event loop: requests get their turn between batches.
+		await new Promise<void>((resolve) => setImmediate(resolve))
 	}
 	const positionsOfTurn = turnLocator(context.chunks, context.turns)
 	return kept.map(({ candidate, content }, index) => {
