@@ -95,6 +95,12 @@ export const MemorySearchResponse = t.Object({
 			isAggregated: t.Optional(t.Boolean()),
 			documentId: t.Optional(t.String()),
 			position: t.Optional(t.Number()),
+			provisional: t.Optional(
+				t.Boolean({
+					description:
+						'A chunk standing in for a document whose memories are still forming (dynamic dreaming); gone once they exist',
+				}),
+			),
 			context: t.Optional(
 				t.Object({ parents: t.Array(ContextItem), children: t.Array(ContextItem), related: t.Array(RelatedItem) }),
 			),
