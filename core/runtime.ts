@@ -9,7 +9,7 @@ import { resortBuckets } from './containers/resort.ts'
 import { createContainerService } from './containers/service.ts'
 import { createDocumentService } from './documents/service.ts'
 import { StartupError } from './errors.ts'
-import { createExtraction, fetchPolicyFrom, withDefaultFiles } from './files/runtime-parts.ts'
+import { createExtraction, fetchPolicyFrom } from './files/extraction-parts.ts'
 import { createFileService } from './files/service.ts'
 import { fileUrlSecret } from './files/signed-urls.ts'
 import { createApp } from './http/app.ts'
@@ -56,12 +56,14 @@ export async function startService(input: {
 		)
 	}
 	const fetchPolicy = fetchPolicyFrom(settings)
-	const pluginList = await withDefaultFiles(input.plugins, settings)
+	if (!input.plugins.some((plugin) => plugin?.kind === 'files')) {
+		throw new StartupError('a files plugin is required (the start command adds files-local when none is configured)')
+	}
 	const unlock = embedded ? lockEmbeddedStore(settings.dataDir) : () => {}
 	let plugins: StartedPlugins
 	let queue: JobQueue
 	try {
-		plugins = await startPlugins(pluginList, { logger, env: input.env ?? process.env })
+		plugins = await startPlugins(input.plugins, { logger, env: input.env ?? process.env })
 	} catch (error) {
 		unlock()
 		throw error
@@ -74,7 +76,7 @@ export async function startService(input: {
 		throw error
 	}
 	const { storage, embedder } = plugins
-	// withDefaultFiles guarantees a files plugin.
+	// Checked above: the list holds a files plugin.
 	const files = plugins.files!
 	const extraction = createExtraction(settings, files, fetchPolicy)
 	const memory = createMemoryEngine({

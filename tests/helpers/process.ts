@@ -28,9 +28,9 @@ async function collect(stream: ReadableStream<Uint8Array>, lines: string[], onLi
 	onLine()
 }
 
-/** Starts `bun core/main.ts` as a real process on a free port and waits until it is listening. */
+/** Starts `bun server/main.ts` as a real process on a free port and waits until it is listening. */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-	const proc = Bun.spawn([process.execPath, join(ROOT, 'core/main.ts'), ...args], {
+	const proc = Bun.spawn([process.execPath, join(ROOT, 'server/main.ts'), ...args], {
 		cwd: ROOT,
 		env: {
 			PATH: process.env.PATH ?? '',

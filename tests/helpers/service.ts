@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
-import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
 import type { ExtractorPlugin } from '../../core/index.ts'
+import { embeddedDatabaseDir } from '../../core/index.ts'
 import { createLogger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
 import { extractorRules } from '../../plugins/extractor-rules/index.ts'
 import { storagePostgres } from '../../plugins/storage-postgres/index.ts'
+import { withDefaultFiles } from '../../server/defaults.ts'
 import { createTestDatabase } from './postgres.ts'
 
 export type Driver = 'pglite' | 'postgres'
@@ -65,7 +66,7 @@ export async function startTestService(
 	]
 	const service = await startService({
 		settings,
-		plugins,
+		plugins: await withDefaultFiles(plugins, settings),
 		logger: createLogger('error'),
 		role: options.role ?? 'all',
 		env,

@@ -1,8 +1,9 @@
-import { loadConfig } from './config/load.ts'
-import { StartupError } from './errors.ts'
-import { UPLOAD_FORM_OVERHEAD } from './http/app.ts'
-import { createLogger } from './logger.ts'
-import { type Role, startService } from './runtime.ts'
+import { StartupError } from '../core/errors.ts'
+import { UPLOAD_FORM_OVERHEAD } from '../core/http/app.ts'
+import { createLogger } from '../core/logger.ts'
+import { type Role, startService } from '../core/runtime.ts'
+import { withDefaultFiles } from './defaults.ts'
+import { loadConfig } from './load-config.ts'
 
 function parseRole(argv: string[]): Role {
 	const index = argv.findIndex((arg) => arg === '--role' || arg.startsWith('--role='))
@@ -17,7 +18,12 @@ async function main() {
 	const config = await loadConfig()
 	const logger = createLogger(config.settings.logLevel)
 	const started = performance.now()
-	const service = await startService({ settings: config.settings, plugins: config.plugins, logger, role })
+	const service = await startService({
+		settings: config.settings,
+		plugins: await withDefaultFiles(config.plugins, config.settings),
+		logger,
+		role,
+	})
 	const server = service.app?.listen({
 		port: config.settings.port,
 		hostname: config.settings.hostname,

@@ -1,0 +1,32 @@
+import type { AnyConnector } from '../core/index.ts'
+
+type Env = Record<string, string | undefined>
+
+/**
+ * The built-in connectors, each loaded only when enabled: an unused provider's module and SDK are never imported.
+ * Every provider's endpoints come from the environment, so an enterprise server (or a test emulator) replaces them.
+ */
+export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnector>> = {
+	github: async (env) => {
+		const { github } = await import('../connectors/github/index.ts')
+		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
+	},
+}
+
+/**
+ * MEMORY_CONNECTORS: a comma-separated list of provider ids (`github,notion`), `none`, or unset for every built-in
+ * connector. A connector whose server-wide OAuth application is not configured still works with organizations'
+ * own applications (settings).
+ */
+export async function connectorsFromEnv(env: Env): Promise<AnyConnector[]> {
+	const wanted = env.MEMORY_CONNECTORS?.trim()
+	if (wanted === 'none') return []
+	const names = wanted ? wanted.split(',').map((name) => name.trim()) : Object.keys(BUILT_IN_CONNECTORS)
+	const unknown = names.filter((name) => !(name in BUILT_IN_CONNECTORS))
+	if (unknown.length > 0) {
+		throw new Error(
+			`MEMORY_CONNECTORS names unknown connectors: ${unknown.join(', ')} (built in: ${Object.keys(BUILT_IN_CONNECTORS).join(', ')})`,
+		)
+	}
+	return Promise.all(names.map((name) => BUILT_IN_CONNECTORS[name]!(env)))
+}
