@@ -81,7 +81,7 @@ describeEachDriver('GitHub connector', (driver) => {
 		emulator.createRepo(REPO, FILES)
 		h = await harness(driver, emulator)
 		t = h.t
-	}, 60_000)
+	}, 180_000)
 	afterAll(async () => {
 		await t.stop()
 		emulator.stop()
@@ -211,10 +211,13 @@ describeEachDriver('GitHub connector', (driver) => {
 	}, 60_000)
 
 	it('marks a connection whose grant is revoked mid-sync, keeps what it imported and stops its schedule', async () => {
+		emulator.createRepo('octo/revoked', { 'a.md': '# A', 'b.md': '# B', 'c.md': '# C' })
 		const { id } = await h.connect({ containerTag: 'revoked' })
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
-		emulator.revokeAfterBlobReads(1)
-		const { connection } = await h.configure(id)
+		emulator.revokeAfterBlobReads('octo/revoked', 1)
+		const since = new Date().toISOString()
+		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'octo/revoked' }] })
+		const connection = await h.settled(id, since)
 		expect(connection.status).toBe('expired')
 		expect(connection.error).toContain('revoked')
 		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired', added: 1 })

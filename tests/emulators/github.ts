@@ -45,7 +45,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const refreshTokens = new Map<string, string>()
 	const log: string[] = []
 	let nextId = 1000
-	let blobReadsBeforeRevoke: number | null = null
+	let revokeAfter: { repo: string; reads: number } | null = null
 
 	function issue(login: string): Record<string, unknown> {
 		const access = `gho_${crypto.randomUUID().replaceAll('-', '')}`
@@ -183,8 +183,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (rest[0] === 'git' && rest[1] === 'blobs') {
 			const content = blobs.get(rest[2] ?? '')
 			if (content === undefined) return notFound()
-			if (blobReadsBeforeRevoke !== null && blobReadsBeforeRevoke-- <= 0) {
-				blobReadsBeforeRevoke = null
+			if (revokeAfter?.repo === repo.fullName && revokeAfter.reads-- <= 0) {
+				revokeAfter = null
 				grant.revoked = true
 				return json({ message: 'Bad credentials' }, 401)
 			}
@@ -305,9 +305,9 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		revokeAll() {
 			for (const grant of grants.values()) grant.revoked = true
 		},
-		/** After `count` more blob reads, the token in use is revoked. */
-		revokeAfterBlobReads(count: number) {
-			blobReadsBeforeRevoke = count
+		/** After `count` more blob reads from the repository, the token reading it is revoked. */
+		revokeAfterBlobReads(fullName: string, count: number) {
+			revokeAfter = { repo: fullName, reads: count }
 		},
 		blobReads: () => log.filter((line) => line.includes('/git/blobs/')).length,
 		grantIsRevoked: (accessToken: string) => grants.get(accessToken)?.revoked ?? true,
