@@ -128,7 +128,9 @@ export async function openJobQueue(
 			expireInSeconds: policy.expireInSeconds,
 			policy: policy.policy ?? 'standard',
 		}
-		if (await boss.getQueue(name)) await boss.updateQueue(name, options)
+		// A queue's policy is fixed when it is created; its retry and expiry settings may change.
+		const { policy: _fixed, ...changeable } = options
+		if (await boss.getQueue(name)) await boss.updateQueue(name, changeable)
 		else await boss.createQueue(name, options)
 		defined.add(name)
 	}
