@@ -119,7 +119,6 @@ export async function openJobQueue(
 		notify: true,
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
 	}
-	const defined = new Set<string>()
 	const define = async (name: string, policy: QueuePolicy) => {
 		const options = {
 			...retried,
@@ -132,7 +131,6 @@ export async function openJobQueue(
 		const { policy: _fixed, ...changeable } = options
 		if (await boss.getQueue(name)) await boss.updateQueue(name, changeable)
 		else await boss.createQueue(name, options)
-		defined.add(name)
 	}
 	await define(DOCUMENT_QUEUE, { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 15 * 60, policy: 'stately' })
 	await define(DREAM_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60, policy: 'stately' })
@@ -239,7 +237,8 @@ export async function openJobQueue(
 		workContainerJobs: (handle) => work<ContainerJob>(CONTAINER_QUEUE, { concurrency: 1 }, (job) => handle(job)),
 		async recoverOrphans() {
 			let recovered = 0
-			for (const queue of defined) {
+			// Every queue of the store, also those this process has not defined yet (a connector's sync queue).
+			for (const queue of (await boss.getQueues()).map((q) => q.name)) {
 				const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active')
 				if (active.length > 0)
 					await boss.fail(
