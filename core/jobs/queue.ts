@@ -91,7 +91,11 @@ export interface JobQueue {
 export async function openJobQueue(
 	database: JobDatabase,
 	logger: Logger,
-	options: { heartbeat: boolean },
+	options: {
+		heartbeat: boolean
+		/** The longest a document's attempt may run (its time budget): a job is never expired while it may still run. */
+		documentBudgetSeconds?: number
+	},
 ): Promise<JobQueue> {
 	const boss =
 		database.kind === 'connection-string'
@@ -132,8 +136,21 @@ export async function openJobQueue(
 		if (await boss.getQueue(name)) await boss.updateQueue(name, changeable)
 		else await boss.createQueue(name, options)
 	}
-	await define(DOCUMENT_QUEUE, { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 15 * 60, policy: 'stately' })
-	await define(DREAM_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60, policy: 'stately' })
+	// An expired job is handed to another worker while the first may still be on it: expiry stays well past the
+	// budget (a dreaming batch extracts up to 25 documents, each within its budget).
+	const budget = options.documentBudgetSeconds ?? 0
+	await define(DOCUMENT_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 1,
+		expireInSeconds: Math.max(15 * 60, 2 * budget + 60),
+		policy: 'stately',
+	})
+	await define(DREAM_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 2,
+		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
+		policy: 'stately',
+	})
 	await define(CONTAINER_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60 })
 	const workerIds: string[] = []
 	const work: JobQueue['work'] = async (name, options, handle) => {
