@@ -11,6 +11,11 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const { github } = await import('../connectors/github/index.ts')
 		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
 	},
+	granola: async (env) => {
+		const { granola } = await import('../connectors/granola/index.ts')
+		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
+		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
+	},
 }
 
 /**
