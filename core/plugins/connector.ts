@@ -188,6 +188,11 @@ export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Setti
 	schedule: ScheduleSpec
 	/** Settings of a new connection, before any `configure`. */
 	defaultSettings?: Settings
+	/**
+	 * Checks the create body's `metadata` before anything is stored (a crawler's start URL); throws an Error whose
+	 * message the API answers with a 400.
+	 */
+	validateMetadata?(metadata: Record<string, unknown>): void | Promise<void>
 	resources?: ResourcesSpec<Settings>
 	webhook?: WebhookSpec<Settings>
 	/**
