@@ -16,6 +16,21 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
 		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
 	},
+	'web-crawler': async (env) => {
+		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
+		const number = (name: string) => {
+			if (!env[name]) return undefined
+			const value = Number(env[name])
+			if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more`)
+			return value
+		}
+		return webCrawler({
+			urlAllowlist: (env.MEMORY_URL_ALLOWLIST ?? '').split(/[\s,]+/).filter(Boolean),
+			delayMs: number('WEB_CRAWLER_DELAY_MS'),
+			recrawlEveryHours: number('WEB_CRAWLER_RECRAWL_HOURS'),
+			userAgent: env.WEB_CRAWLER_USER_AGENT || undefined,
+		})
+	},
 }
 
 /**
