@@ -4,6 +4,7 @@ import type { NoteDetail, NotesPage } from './types.ts'
 /** Longest wait a Retry-After may ask for before the sync gives up instead. */
 const MAX_RETRY_AFTER_MS = 60_000
 const PAGE_SIZE = 30
+const REQUEST_TIMEOUT_MS = 30_000
 
 export interface ClientOptions {
 	apiUrl: string
@@ -50,7 +51,9 @@ export class GranolaClient {
 			try {
 				response = await fetch(`${this.options.apiUrl}${path}`, {
 					headers: { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' },
-					signal: this.options.signal,
+					signal: this.options.signal
+						? AbortSignal.any([this.options.signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+						: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 				})
 			} catch (error) {
 				if (this.options.signal?.aborted || attempt >= this.options.maxRetries) {

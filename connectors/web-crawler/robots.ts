@@ -26,8 +26,11 @@ export async function loadRobots(origin: string, fetcher: PoliteFetcher, agent: 
 	const robots = robotsParser(url, text)
 	const delay = robots.getCrawlDelay(agent)
 	return {
-		// A URL of another origin (which this robots.txt does not speak for) is judged by its own site's rules.
-		allowed: (target) => robots.isAllowed(target, agent) ?? false,
+		// The crawl stays on this host; rules apply by path, whether a page is reached over http or https.
+		allowed: (target) => {
+			const { pathname, search } = new URL(target)
+			return robots.isAllowed(`${origin}${pathname}${search}`, agent) ?? false
+		},
 		crawlDelayMs: typeof delay === 'number' && Number.isFinite(delay) && delay > 0 ? delay * 1000 : null,
 		sitemaps: robots.getSitemaps(),
 	}
