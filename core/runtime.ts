@@ -3,6 +3,7 @@ import { bootstrapFirstKey } from './auth/api-keys.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
+import { startConnectorWorkers } from './connectors/workers.ts'
 import { sorterFor } from './containers/buckets.ts'
 import { createProfileService } from './containers/profile.ts'
 import { resortBuckets } from './containers/resort.ts'
@@ -20,6 +21,7 @@ import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
 import { createDocumentSearch } from './search/document-search.ts'
+import { createServices, type Services } from './services.ts'
 import { loadEncryptionKey, secretBox } from './settings/secret-box.ts'
 import { createSettingsService } from './settings/service.ts'
 import { createUsageMeter } from './usage/meter.ts'
@@ -30,6 +32,8 @@ export type Role = 'api' | 'worker' | 'all'
 export interface Service {
 	plugins: StartedPlugins
 	queue: JobQueue
+	/** The operations every surface (HTTP, console, MCP) shares; see core/services.ts. */
+	services: Services
 	/** The HTTP app (absent for the worker role); `app.handle(request)` serves a request in-process. */
 	app: ReturnType<typeof createApp> | null
 	/** The key created on the first start of an empty embedded store, shown once. */
@@ -120,9 +124,11 @@ export async function startService(input: {
 	}
 
 	const usage = createUsageMeter({ storage, logger })
-	const secrets = secretBox(
-		loadEncryptionKey({ env: input.env ?? process.env, keyFile: join(settings.dataDir, 'secret.key') }),
-	)
+	const env = input.env ?? process.env
+	const secrets = secretBox(loadEncryptionKey({ env, keyFile: join(settings.dataDir, 'secret.key') }))
+	const services = await createServices({ plugins, queue, memory, usage, secrets, settings, logger, env })
+	if (role !== 'api') await startConnectorWorkers(services.connectorDeps, settings.workerConcurrency)
+
 	const verify = createKeyVerifier(storage, settings.keyCacheSeconds)
 	const rateLimit = createRateLimiter(settings.rateLimitPerMinute)
 	const authenticate = async (key: string) => {
@@ -130,39 +136,19 @@ export async function startService(input: {
 		if (principal) rateLimit(principal.keyId)
 		return principal
 	}
-
-	const documents = createDocumentService({ storage, queue, usage, files, logger })
-	const profileDynamicDays = Number((input.env ?? process.env).MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const { connectorDeps: _internal, ...shared } = services
 	const app =
 		role === 'worker'
 			? null
 			: createApp(
-					{
-						verify: authenticate,
-						documents,
-						files: createFileService({
-							storage,
-							files,
-							documents,
-							secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
-							maxUploadBytes: settings.maxUploadBytes,
-							publicUrl: settings.publicUrl,
-							logger,
-						}),
-						documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
-						settings: createSettingsService({ storage, secrets }),
-						usage,
-						memories: memory.service,
-						memorySearch: memory.search,
-						containers: createContainerService({ storage, documents, queue, logger }),
-						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
-					},
+					{ ...shared, verify: authenticate, publicUrl: settings.publicUrl ?? null },
 					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
 				)
 
 	return {
 		plugins,
 		queue,
+		services,
 		app,
 		firstKey,
 		async stop() {

@@ -4,6 +4,8 @@ import type { Logger } from '../logger.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import type { RouteDeps } from './route-deps.ts'
+import { connectionCallbackRoutes } from './routes/connection-callbacks.ts'
+import { connectionRoutes } from './routes/connections.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
 import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
@@ -75,6 +77,8 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(usageRoutes(deps))
 			.use(profileRoutes(deps))
 			.use(containerTagRoutes(deps))
+			.use(connectionCallbackRoutes(deps))
+			.use(connectionRoutes(deps))
 	)
 }
 
