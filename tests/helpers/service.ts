@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
-import type { ExtractorPlugin } from '../../core/index.ts'
+import type { ExtractorPlugin, Plugin } from '../../core/index.ts'
 import { embeddedDatabaseDir } from '../../core/index.ts'
 import { createLogger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
@@ -53,6 +53,8 @@ export async function startTestService(
 		extractor?: ExtractorPlugin | null
 		/** MEMORY_WORKER_CONCURRENCY (4 unless given). */
 		workerConcurrency?: number
+		/** More plugins, such as connectors. */
+		plugins?: Plugin[]
 	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
@@ -63,6 +65,7 @@ export async function startTestService(
 		storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 		embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
 		...(options.extractor === null ? [] : [options.extractor ?? sharedRulesExtractor()]),
+		...(options.plugins ?? []),
 	]
 	const service = await startService({
 		settings,
