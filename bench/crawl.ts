@@ -134,7 +134,8 @@ async function main() {
 			const store = await createStore(driver)
 			try {
 				const { key } = await prepareStore(store)
-				const server = await startServer(store)
+				// Dynamic dreaming (the runtime's default) with a 1 s quiet interval, as bench/ingest.ts runs it.
+				const server = await startServer(store, { MEMORY_DREAMING_QUIET_SECONDS: '1' })
 				try {
 					const client = new BenchClient(server.url, key)
 					for (const delay of DELAYS_MS.slice(0, 2)) {

@@ -4,6 +4,7 @@ import { webCrawler } from '../connectors/web-crawler/index.ts'
 import { startGranolaEmulator } from './emulators/granola.ts'
 import { htmlPage, startWebsite } from './emulators/website.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
+import { samplePdf } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
 const transcript = [
@@ -67,8 +68,12 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 		site.routes.set('/robots.txt', { body: 'User-agent: *\nDisallow: /docs/private/\n', type: 'text/plain' })
 		site.page(
 			'/docs/',
-			htmlPage('Orchard guide', 'The orchard guide covers apple trees', ['pruning.html', 'cider.html']),
+			htmlPage('Orchard guide', 'The orchard guide covers apple trees', ['harvest.pdf', 'pruning.html', 'cider.html']),
 		)
+		site.routes.set('/docs/harvest.pdf', {
+			body: await samplePdf('Harvest report', ['The orchard harvest was 40 kilograms of quinces.']),
+			type: 'application/pdf',
+		})
 		site.page('/docs/pruning.html', htmlPage('Pruning', 'Prune apple trees in late winter before buds open'))
 		site.page('/docs/cider.html', htmlPage('Cider', 'Press cider apples in October'))
 		test = await startTestService(driver, {
@@ -78,7 +83,7 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 				webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0 }),
 			],
 		})
-	}, 60_000)
+	}, 120_000)
 	afterAll(async () => {
 		await test?.stop()
 		emulator.stop()
@@ -125,7 +130,7 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 		expect(search.body.results.length).toBeGreaterThan(0)
 	})
 
-	it('creates a web crawler connection that crawls at once within its documentLimit', async () => {
+	it('creates a web crawler connection that crawls at once within its documentLimit, linked PDFs included', async () => {
 		const bad = await test.json('POST', '/v3/connections/web-crawler', { metadata: { startUrl: 'nope' } })
 		expect(bad.status).toBe(400)
 		expect(bad.body.details).toContain('metadata.startUrl')
@@ -136,16 +141,19 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 		const created = await test.json('POST', '/v3/connections/web-crawler', {
 			metadata: { startUrl: `${site.origin}/docs/` },
 			containerTag: 'orchard',
-			documentLimit: 2,
+			documentLimit: 3,
 		})
 		expect(created.status).toBe(200)
 		expect(created.body).toMatchObject({ authLink: null, expiresIn: null })
 		const { run } = await finishedRun(test, created.body.id)
-		expect(run.added).toBe(2)
-		const documents = await importedDocuments(test, 'web-crawler', 2)
-		expect(documents).toHaveLength(2)
+		expect(run.added).toBe(3)
+		const documents = await importedDocuments(test, 'web-crawler', 3)
+		expect(documents.map((document) => document.status)).toEqual(['done', 'done', 'done'])
 		const search = await test.json('POST', '/v3/search', { q: 'orchard guide apple trees', containerTags: ['orchard'] })
 		expect(search.body.results.length).toBeGreaterThan(0)
+		// The PDF went through file ingestion (fetched by the pipeline under the same allow-list).
+		const pdf = await test.json('POST', '/v3/search', { q: 'harvest kilograms of quinces', containerTags: ['orchard'] })
+		expect(JSON.stringify(pdf.body.results)).toContain('40 kilograms of quinces')
 	})
 
 	it('keeps each organization to its own connections and documents', async () => {
