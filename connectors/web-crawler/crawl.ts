@@ -47,7 +47,6 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 	const previous = pagesOf(cursor)
 	const previousByUrl = new Map([...previous].map(([id, page]) => [page.url, { id, page }]))
 	const held = new Map<string, PageState>()
-	const ids = new Set<string>()
 	const hashes = new Set<string>()
 	const seen = new Set<string>()
 	const queue: Queued[] = []
@@ -73,7 +72,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		if (outcome.type === 'unavailable') {
 			yield { type: 'failure', externalId: before?.id ?? key, error: outcome.error }
 			// Kept: a page that could not be read this time is not taken as gone.
-			if (before) keep(held, ids, before.id, before.page)
+			if (before) held.set(before.id, before.page)
 			if (++failuresInARow >= HOST_DOWN_AFTER) {
 				yield { type: 'failure', externalId: null, error: `${url.host} stopped answering; the crawl ends here` }
 				keepAll(held, previous)
@@ -84,7 +83,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		}
 		failuresInARow = 0
 		if (outcome.type === 'unchanged' && before) {
-			keep(held, ids, before.id, before.page)
+			held.set(before.id, before.page)
 			hashes.add(before.page.version)
 			yield { type: 'unchanged', externalId: before.id }
 			for (const link of before.page.links) {
@@ -103,7 +102,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 			continue
 		}
 		try {
-			yield* importFetched(run, outcome.fetched, { url, depth, held, ids, hashes, seen, enqueue })
+			yield* importFetched(run, outcome.fetched, { url, depth, held, hashes, seen, enqueue })
 		} catch (error) {
 			if (run.ctx.signal.aborted) throw error
 			yield { type: 'failure', externalId: key, error: `could not read the page: ${(error as Error).message}` }
@@ -117,7 +116,6 @@ interface Found {
 	url: URL
 	depth: number
 	held: Map<string, PageState>
-	ids: Set<string>
 	hashes: Set<string>
 	seen: Set<string>
 	enqueue(url: URL, depth: number): void
@@ -141,14 +139,14 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 	if (page.noindex || !run.scope.imported(finalUrl)) return
 	// A canonical URL of this site names the document; one elsewhere is not trusted.
 	const id = (page.canonical && run.scope.onSite(page.canonical) ? page.canonical : finalUrl).toString()
-	if (found.ids.has(id)) return
+	if (found.held.has(id)) return
 	const { text, title } = await htmlToText(html)
 	if (!text.trim()) return
 	const version = `sha256:${new Bun.CryptoHasher('sha256').update(text).digest('hex')}`
 	// The same text under another URL (a print view, a tracking parameter) is one document.
 	if (found.hashes.has(version)) return
 	found.hashes.add(version)
-	keep(found.held, found.ids, id, {
+	found.held.set(id, {
 		url: found.url.toString(),
 		etag: fetched.etag,
 		lastModified: fetched.lastModified,
@@ -175,11 +173,11 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found: Found): AsyncGenerator<Event> {
 	if (!run.scope.imported(finalUrl)) return
 	const id = finalUrl.toString()
-	if (found.ids.has(id)) return
+	if (found.held.has(id)) return
 	const version = `sha256:${new Bun.CryptoHasher('sha256').update(fetched.body).digest('hex')}`
 	if (found.hashes.has(version)) return
 	found.hashes.add(version)
-	keep(found.held, found.ids, id, {
+	found.held.set(id, {
 		url: found.url.toString(),
 		etag: fetched.etag,
 		lastModified: fetched.lastModified,
@@ -202,11 +200,6 @@ async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found
 			sourceType: 'webpage_file',
 		},
 	}
-}
-
-function keep(held: Map<string, PageState>, ids: Set<string>, id: string, page: PageState): void {
-	held.set(id, page)
-	ids.add(id)
 }
 
 /** When the crawl cannot finish, every page held before stays held. */
