@@ -87,9 +87,11 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
 	if (!connector) return
 	if (connection.status === 'active') await unsubscribeAll(deps, connector, connection)
+	// Unsubscribing may have refreshed (and rotated) the tokens: revoke the current ones.
+	const latest = (await deps.storage.connections.byId(connection.id)) ?? connection
 	const auth = connector.auth
-	const tokens = connection.secrets ? openSecrets(deps.secrets, connection).tokens : undefined
-	const app = openApp(deps.secrets, connection)
+	const tokens = latest.secrets ? openSecrets(deps.secrets, latest).tokens : undefined
+	const app = openApp(deps.secrets, latest)
 	if (auth.type !== 'oauth2' || !tokens || !app) return
 	try {
 		await revokeTokens(auth, app, tokens)

@@ -23,7 +23,7 @@ function errorCodeOf(error: unknown): SyncErrorCode {
 export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAttempt): Promise<void> {
 	const { storage, logger } = deps
 	const connection = await storage.connections.byId(job.connectionId)
-	if (!connection || connection.status !== 'active') return
+	if (connection?.status !== 'active') return
 	const connector = deps.connectors.get(connection.provider)
 	if (!connector) {
 		logger.warn('no connector serves this connection', { connectionId: connection.id, provider: connection.provider })

@@ -39,7 +39,7 @@ export async function receiveWebhook(
 	let accepted = 0
 	for (const connectionId of new Set(verified.map((subscription) => subscription.connectionId))) {
 		const connection = await deps.storage.connections.byId(connectionId)
-		if (!connection || connection.status !== 'active') continue
+		if (connection?.status !== 'active') continue
 		const settings = { ...(connector.defaultSettings ?? {}), ...connection.settings }
 		if (webhook.wantsSync && !webhook.wantsSync(request, settings)) continue
 		await enqueueSync(deps, connectionId, 'webhook', deps.webhookDebounceSeconds)

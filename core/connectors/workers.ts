@@ -1,5 +1,5 @@
 import { type ConnectorDeps, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
-import { renewSubscriptions } from './lifecycle.ts'
+import { enqueueSync, renewSubscriptions } from './lifecycle.ts'
 import { runSync } from './sync-runner.ts'
 
 /** Syncs (one per connection at a time) and the hourly renewal of push subscriptions, on the durable queue. */
@@ -16,5 +16,9 @@ export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: nu
 		runSync(deps, job, attempt),
 	)
 	await deps.queue.work(RENEW_QUEUE, { concurrency: 1 }, () => renewSubscriptions(deps))
+	// Syncs a stopped process left unfinished resume now, from their last checkpoint (not after the retry delay).
+	for (const { connectionId, trigger } of await deps.storage.connections.interruptedConnections()) {
+		await enqueueSync(deps, connectionId, trigger)
+	}
 	await deps.queue.schedule(RENEW_QUEUE, 'renew', '17 * * * *', {})
 }

@@ -64,6 +64,8 @@ export interface JobQueue {
 	/** A recurring job: `cron` (five fields, UTC) sends `data` to the queue; `key` names it among the queue's schedules. */
 	schedule<T extends object>(name: string, key: string, cron: string, data: T): Promise<void>
 	unschedule(name: string, key: string): Promise<void>
+	/** The keys and cron lines of the queue's recurring jobs. */
+	scheduled(name: string): Promise<{ key: string; cron: string }[]>
 	enqueueDocument(job: DocumentJob): Promise<void>
 	/** Starts consuming document jobs; `handle` throws to ask for a retry. */
 	workDocuments(concurrency: number, handle: (job: DocumentJob, attempt: JobAttempt) => Promise<void>): Promise<void>
@@ -171,6 +173,9 @@ export async function openJobQueue(
 		},
 		async unschedule(name, key) {
 			await boss.unschedule(name, key)
+		},
+		async scheduled(name) {
+			return (await boss.getSchedules(name)).map((schedule) => ({ key: schedule.key, cron: schedule.cron }))
 		},
 		async enqueueDocument(job) {
 			await boss.send(DOCUMENT_QUEUE, job, { singletonKey: job.documentId })

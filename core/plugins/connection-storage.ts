@@ -130,6 +130,8 @@ export interface ConnectionStore {
 		patch: Partial<Pick<SyncRunRecord, 'status' | 'error' | 'errorCode'>> & { counts?: SyncCounts; finished?: boolean },
 	): Promise<void>
 	addFailure(runId: string, externalId: string | null, error: string): Promise<void>
+	/** Connections with a run still marked `running` (at startup: runs their process did not finish). */
+	interruptedConnections(): Promise<{ connectionId: string; trigger: SyncTrigger }[]>
 	/** Marks runs still `running` as `interrupted` (their process died); returns how many. */
 	interruptRuns(connectionId: string): Promise<number>
 	runs(scope: Scope, connectionId: string, limit: number): Promise<SyncRunRecord[]>

@@ -190,6 +190,12 @@ export function connectionStore(db: () => Db): ConnectionStore {
 				error,
 			])
 		},
+		async interruptedConnections() {
+			const rows = await db().query<{ connection_id: string; trigger: SyncRunRow['trigger'] }>(
+				"SELECT DISTINCT ON (connection_id) connection_id, trigger FROM sync_runs WHERE status = 'running' ORDER BY connection_id",
+			)
+			return rows.map((row) => ({ connectionId: row.connection_id, trigger: row.trigger }))
+		},
 		async interruptRuns(connectionId) {
 			const rows = await db().query(
 				`UPDATE sync_runs SET status = 'interrupted', completed_at = clock_timestamp(),
