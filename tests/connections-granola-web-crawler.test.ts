@@ -156,6 +156,36 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 		expect(JSON.stringify(pdf.body.results)).toContain('40 kilograms of quinces')
 	})
 
+	it('syncs again on demand: a deleted note and a vanished page take their documents with them', async () => {
+		const list = (await test.json('POST', '/v3/connections/list', {})).body as { id: string; provider: string }[]
+		const granolaId = list.find((connection) => connection.provider === 'granola')!.id
+		const crawlerId = list.find((connection) => connection.provider === 'web-crawler')!.id
+		const runsBefore = async (id: string) => (await test.json('GET', `/v3/connections/${id}/sync-runs`)).body.length
+		const granolaRuns = await runsBefore(granolaId)
+		const crawlerRuns = await runsBefore(crawlerId)
+
+		emulator.remove('not_heater')
+		site.routes.delete('/docs/harvest.pdf')
+		for (const provider of ['granola', 'web-crawler']) {
+			const response = await test.request('POST', `/v3/connections/${provider}/import`, { body: {} })
+			expect(response.status).toBe(202)
+		}
+		for (const [id, before] of [
+			[granolaId, granolaRuns],
+			[crawlerId, crawlerRuns],
+		] as const) {
+			const deadline = Date.now() + 30_000
+			while ((await runsBefore(id)) <= before && Date.now() < deadline) await Bun.sleep(100)
+		}
+		expect((await finishedRun(test, granolaId)).run).toMatchObject({ trigger: 'manual', deleted: 1 })
+		expect((await finishedRun(test, crawlerId)).run).toMatchObject({ trigger: 'manual', deleted: 1, added: 1 })
+		expect((await test.json('POST', '/v3/connections/granola/documents', {})).body).toEqual([])
+		// The budget the PDF left is taken by the next page.
+		const pages = (await test.json('POST', '/v3/connections/web-crawler/documents', {})).body as { title: string }[]
+		expect(pages).toHaveLength(3)
+		expect(JSON.stringify(pages)).not.toContain('harvest.pdf')
+	})
+
 	it('keeps each organization to its own connections and documents', async () => {
 		const other = await test.createKey(`other-${driver}`)
 		const mine = (await test.json('POST', '/v3/connections/list', {})).body as { id: string }[]
