@@ -3,8 +3,8 @@ import type { Principal } from '../core/auth/verifier.ts'
 import { HttpError } from '../core/errors.ts'
 import { callerOf, mayUse, resolveTag } from '../core/mcp/caller.ts'
 
-const principal: Principal = { orgId: 'org_1', orgName: 'acme', keyId: 'key_1' }
-const restricted = { ...principal, containerTags: ['team_a', 'team_b'] } as Principal
+const principal: Principal = { orgId: 'org_1', orgName: 'acme', keyId: 'key_1', containerTags: null }
+const restricted: Principal = { ...principal, containerTags: ['team_a', 'team_b'] }
 const status = (run: () => unknown) => {
 	try {
 		run()

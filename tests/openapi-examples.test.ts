@@ -27,6 +27,7 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 	const pathValues: Record<string, string> = {}
 	const queryValues: Record<string, string> = {}
 	let fileDocumentId = ''
+	let failedDocumentId = ''
 
 	beforeAll(async () => {
 		t = await startTestService('pglite', { extractor: null })
@@ -54,6 +55,12 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		const merge = await t.json('POST', '/v3/container-tags/merge', { containerTags: ['b'], targetContainerTag: 'a' })
 		expect(merge.status).toBe(202)
 		fileDocumentId = uploaded.id
+		// A URL the fetch guard refuses fails at once: the document a retry acts on.
+		const failed = await t.json('POST', '/v3/documents', { content: 'http://127.0.0.1:9/notes', containerTag: 'a' })
+		expect((await t.waitForStatus(failed.body.id)).status).toBe('failed')
+		failedDocumentId = failed.body.id
+		const key = await t.json('POST', '/v3/keys', { name: 'to revoke' })
+		pathValues.keyId = key.body.id
 		Object.assign(pathValues, { id: added.body.id, containerTag: 'a', mergeId: merge.body.mergeId, documentId, name })
 		Object.assign(queryValues, Object.fromEntries(fileUrl.searchParams))
 	}, 60_000)
@@ -104,7 +111,11 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		for (const parameter of operation.parameters ?? []) {
 			const example = parameter.example ?? sampleFromSchemaIfFilled(parameter.schema)
 			if (parameter.in === 'path') {
-				const value = path.endsWith('/file-url') ? fileDocumentId : (pathValues[parameter.name] ?? example)
+				const value = path.endsWith('/file-url')
+					? fileDocumentId
+					: path.endsWith('/retry')
+						? failedDocumentId
+						: (pathValues[parameter.name] ?? example)
 				url = url.replace(`{${parameter.name}}`, value)
 			} else if (parameter.in === 'query') {
 				const value = queryValues[parameter.name] ?? example

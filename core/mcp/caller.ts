@@ -19,9 +19,9 @@ export interface McpCaller {
 	defaultTag: string
 }
 
-/** Container tags a key is restricted to, when its principal carries them (keys without them reach the whole organization). */
+/** Container tags a key is restricted to; null for a key that reaches the whole organization. */
 function keyRestriction(principal: Principal): string[] | null {
-	const tags = (principal as Principal & { containerTags?: string[] | null }).containerTags
+	const tags = principal.containerTags
 	return tags && tags.length > 0 ? tags : null
 }
 

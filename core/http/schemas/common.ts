@@ -56,6 +56,7 @@ export const ErrorResponse = t.Object({ error: t.String(), details: t.Optional(t
 export const errorResponses = {
 	400: ErrorResponse,
 	401: ErrorResponse,
+	403: ErrorResponse,
 	404: ErrorResponse,
 	413: ErrorResponse,
 	500: ErrorResponse,

@@ -51,4 +51,5 @@ export const REQUEST_EXAMPLES = {
 	merge: { containerTags: ['team_1'], targetContainerTag: 'team_all' },
 	// The slug of the organization the first start creates; resetting it deletes everything it holds.
 	reset: { confirmation: 'default' },
+	createKey: { name: 'marie-app', expiresInDays: 90, containerTags: [EXAMPLE_TAG] },
 }
