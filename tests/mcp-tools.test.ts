@@ -28,7 +28,7 @@ describeEachDriver('MCP tools over Streamable HTTP', (driver) => {
 		server = listen(service)
 		client = await connectMcp(server.url, service.key)
 		otherKey = await service.createKey('mcp-other-org')
-	}, 120_000)
+	}, 300_000)
 
 	afterAll(async () => {
 		await client?.close()
