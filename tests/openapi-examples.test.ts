@@ -63,7 +63,7 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		pathValues.keyId = key.body.id
 		Object.assign(pathValues, { id: added.body.id, containerTag: 'a', mergeId: merge.body.mergeId, documentId, name })
 		Object.assign(queryValues, Object.fromEntries(fileUrl.searchParams))
-	}, 60_000)
+	}, 240_000)
 	afterAll(() => t.stop())
 
 	it('answers every operation example without a 4xx', async () => {
