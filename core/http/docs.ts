@@ -28,6 +28,10 @@ export const API_TAGS = [
 		description:
 			'Connections to providers (GitHub, ...): authorize, choose resources, sync on schedule, webhook or demand; sync runs',
 	},
+	{
+		name: 'keys',
+		description: "The organization's API keys: create (optionally expiring or restricted), list, revoke",
+	},
 ]
 
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */
