@@ -92,7 +92,9 @@ async function embeddedPhase() {
 			hits === 0 && failed === targets.length,
 		)
 
-		for (const bomb of fileBombs()) {
+		const bombs = fileBombs()
+		for (const bomb of bombs) {
+			await Bun.sleep(500)
 			health.reset()
 			const form = new FormData()
 			form.set('file', bomb.file)

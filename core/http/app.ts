@@ -1,15 +1,20 @@
 import { Elysia } from 'elysia'
+import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
 import type { Logger } from '../logger.ts'
+import { mcpDepsFrom } from '../mcp/deps.ts'
+import { mcpRoutes } from '../mcp/http.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
 import type { RouteDeps } from './route-deps.ts'
+import { consoleRoutes } from './routes/console.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
 import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
 import { documentBatchRoutes } from './routes/documents-batch.ts'
 import { documentFileRoutes } from './routes/documents-file.ts'
 import { fileRoutes } from './routes/files.ts'
+import { keyRoutes } from './routes/keys.ts'
 import { memoryRoutes } from './routes/memories.ts'
 import { profileRoutes } from './routes/profile.ts'
 import { searchRoutes } from './routes/search.ts'
@@ -24,6 +29,10 @@ export interface AppOptions {
 	maxUploadBytes?: number
 	/** True once storage and workers are up; the health check reports it. */
 	ready: () => boolean
+	/** The MCP endpoint's allowed Host and Origin names (besides localhost and the public URL's host). */
+	mcp?: { allowedHosts: string[]; allowedOrigins: string[]; publicUrl: string | null }
+	/** The developer console's bundle (one is made when not given). */
+	console?: ConsoleBundle
 }
 
 /** When each request arrived, for its Server-Timing header. */
@@ -59,6 +68,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				{ detail: { tags: ['health'], summary: 'Health check (no key needed)', security: [] } },
 			)
 			.use(apiDocs())
+			.use(consoleRoutes(options.console ?? createConsoleBundle({ logger: options.logger })))
 			.use(documentFileRoutes(deps))
 			.use(documentBatchRoutes({ ...deps, logger: options.logger }))
 			.use(documentRoutes(deps))
@@ -71,6 +81,16 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(usageRoutes(deps))
 			.use(profileRoutes(deps))
 			.use(containerTagRoutes(deps))
+			.use(
+				mcpRoutes(mcpDepsFrom(deps, options.logger), {
+					verify: deps.verify,
+					allowedHosts: options.mcp?.allowedHosts ?? [],
+					allowedOrigins: options.mcp?.allowedOrigins ?? [],
+					publicUrl: options.mcp?.publicUrl ?? null,
+					maxBodyBytes: options.maxBodyBytes,
+				}),
+			)
+			.use(keyRoutes(deps))
 	)
 }
 

@@ -13,7 +13,7 @@ async function authenticate(header: string | null, verify: (key: string) => Prom
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
 	if (!match) throw unauthorized('Authorization header must be "Bearer <api key>"')
 	const principal = await verify(match[1]!)
-	if (!principal) throw unauthorized('Invalid or revoked API key')
+	if (!principal) throw unauthorized('Invalid, expired or revoked API key')
 	return principal
 }
 

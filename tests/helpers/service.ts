@@ -5,7 +5,7 @@ import { createApiKey } from '../../core/auth/api-keys.ts'
 import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
 import type { ExtractorPlugin } from '../../core/index.ts'
-import { createLogger } from '../../core/logger.ts'
+import { createLogger, type Logger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
 import { extractorRules } from '../../plugins/extractor-rules/index.ts'
@@ -52,6 +52,8 @@ export async function startTestService(
 		extractor?: ExtractorPlugin | null
 		/** MEMORY_WORKER_CONCURRENCY (4 unless given). */
 		workerConcurrency?: number
+		/** Where the service logs (errors only, on stderr, unless given). */
+		logger?: Logger
 	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
@@ -66,7 +68,7 @@ export async function startTestService(
 	const service = await startService({
 		settings,
 		plugins,
-		logger: createLogger('error'),
+		logger: options.logger ?? createLogger('error'),
 		role: options.role ?? 'all',
 		env,
 	})

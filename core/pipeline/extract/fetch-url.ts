@@ -3,6 +3,7 @@ import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Readable } from 'node:stream'
 import zlib from 'node:zlib'
+import { StageError } from '../stage-error.ts'
 import { type AllowList, bareHost, isIpLiteral, type Resolver, refusal, systemResolver } from './url-guard.ts'
 
 export interface FetchPolicy {
@@ -26,14 +27,7 @@ export interface Fetched {
 }
 
 /** A fetch that failed; `permanent` when trying again cannot help (refused address, 404, too large). */
-export class FetchError extends Error {
-	constructor(
-		message: string,
-		readonly permanent: boolean,
-	) {
-		super(message)
-	}
-}
+export class FetchError extends StageError {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 /** Client errors that may pass: timeouts, too early, rate limits. */
