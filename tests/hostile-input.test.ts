@@ -69,6 +69,25 @@ describe('hostile input (the fast part of the drill)', () => {
 		}
 	})
 
+	it('holds JSON text inside form fields and filter strings to the same depth and text rules as a body', async () => {
+		const send = sendThrough(t, t.key)
+		const deep = `${'['.repeat(100)}${']'.repeat(100)}`
+		for (const [metadata, expected] of [
+			[deep, 'metadata: nests deeper than 64'],
+			['{"k":"v\\u0000"}', 'metadata.k: must not contain NUL'],
+		] as const) {
+			const form = new FormData()
+			form.set('file', new File(['drill text'], 'drill.txt', { type: 'text/plain' }))
+			form.set('metadata', metadata)
+			const response = await send('POST', '/v3/documents/file', { body: form })
+			expect(response.status).toBe(400)
+			expect(((await response.json()) as { details: string }).details).toStartWith(expected)
+		}
+		const response = await t.json('POST', '/v3/search', { q: 'x', filters: '{"AND":[{"key":"a","value":"\\ud800"}]}' })
+		expect(response.status).toBe(400)
+		expect(response.body.details).toStartWith('filters.AND[0].value: must not contain NUL')
+	})
+
 	it('keeps one organization out of another: ids, customIds, tags and guessed ids show and change nothing', async () => {
 		const other = await t.createKey('tenant-b')
 		const result = await runTenantFuzz(sendThrough(t, t.key), sendThrough(t, other), (id) => t.waitForStatus(id))
