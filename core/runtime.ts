@@ -1,8 +1,10 @@
 import { join } from 'node:path'
 import { bootstrapFirstKey } from './auth/api-keys.ts'
+import { createKeyService } from './auth/key-service.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
+import { createConsoleBundle } from './console/bundle.ts'
 import { sorterFor } from './containers/buckets.ts'
 import { createProfileService } from './containers/profile.ts'
 import { resortBuckets } from './containers/resort.ts'
@@ -165,8 +167,20 @@ export async function startService(input: {
 						memorySearch: memory.search,
 						containers: createContainerService({ storage, documents, queue, logger }),
 						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+						keys: createKeyService({ storage, verifier: verify }),
 					},
-					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
+					{
+						logger,
+						maxBodyBytes: settings.maxBodyBytes,
+						maxUploadBytes: settings.maxUploadBytes,
+						ready: () => ready,
+						console: createConsoleBundle({ logger, rebuild: (input.env ?? process.env).MEMORY_CONSOLE_DEV === '1' }),
+						mcp: {
+							allowedHosts: settings.mcpAllowedHosts,
+							allowedOrigins: settings.mcpAllowedOrigins,
+							publicUrl: settings.publicUrl,
+						},
+					},
 				)
 
 	return {

@@ -1,3 +1,4 @@
+import type { KeyService } from '../auth/key-service.ts'
 import type { Principal } from '../auth/verifier.ts'
 import type { ProfileService } from '../containers/profile.ts'
 import type { ContainerService } from '../containers/service.ts'
@@ -25,4 +26,6 @@ export interface RouteDeps {
 	/** Container tags: settings, delete, merge, effective buckets. */
 	containers: ContainerService
 	profiles: ProfileService
+	/** The organization's API keys (create, list, revoke). */
+	keys: KeyService
 }

@@ -8,6 +8,7 @@ import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/
 import type { Storage } from '../plugins/storage.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
+import { looksLikeMarkup } from './markup.ts'
 import { prepareCandidates, probeFor } from './prepare.ts'
 
 export interface FormationDeps {
@@ -216,7 +217,12 @@ export async function extractDocument(
 		chunks,
 		...(container.buckets.length > 0 ? { buckets: container.buckets } : {}),
 	}
-	const found = newTurns !== null && newTurns.length === 0 ? [] : await extractWithin(extractor, input, options, deps)
+	const extracted =
+		newTurns !== null && newTurns.length === 0 ? [] : await extractWithin(extractor, input, options, deps)
+	// Emptied rather than removed: derivedFrom refers to the extractor's indexes (prepareCandidates skips empty ones).
+	const found = extracted.map((candidate) =>
+		looksLikeMarkup(candidate.content) ? { ...candidate, content: '' } : candidate,
+	)
 	return {
 		document,
 		guard: { documentId: document.id, contentHash: document.contentHash, extractedTurns: known },

@@ -47,6 +47,37 @@ export function contentWords(text: string): Set<string> {
 	return new Set(words.map(stem))
 }
 
+/** A text's words (lower case, lightly stemmed) and, among them, those that identify rather than describe. */
+export interface IdentifyingWords {
+	words: Set<string>
+	identifiers: Set<string>
+}
+
+/**
+ * Identifying words hold a digit (codes, numbers, "Zorbel2") or start with a capital (names). Word vectors know few
+ * of them, so two statements that differ only there embed alike; these are what tell them apart.
+ */
+export function identifyingWords(text: string): IdentifyingWords {
+	const words = new Set<string>()
+	const identifiers = new Set<string>()
+	for (const word of text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+		const lower = word.toLowerCase()
+		words.add(stem(lower))
+		if (!STOPWORDS.has(lower) && (/\p{N}/u.test(word) || /^\p{Lu}/u.test(word))) identifiers.add(stem(lower))
+	}
+	return { words, identifiers }
+}
+
+/**
+ * True when one text holds an identifying word the other does not hold at all: "Zorbel1 delivered QX0001K" and
+ * "Zorbel2 delivered QX0002K" are different statements however close their vectors and other words are.
+ */
+export function identifiersDiffer(a: IdentifyingWords, b: IdentifyingWords): boolean {
+	for (const word of a.identifiers) if (!b.words.has(word)) return true
+	for (const word of b.identifiers) if (!a.words.has(word)) return true
+	return false
+}
+
 function stem(word: string): string {
 	if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3)
 	if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2)

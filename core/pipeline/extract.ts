@@ -5,6 +5,7 @@ import { detectFile } from './extract/detect.ts'
 import { FetchError, type FetchPolicy, fetchUrl } from './extract/fetch-url.ts'
 import type { Ocr } from './extract/image.ts'
 import { type FileKind, KINDS } from './extract/kinds.ts'
+import { plainText } from './extract/plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './extract/structured.ts'
 import { deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
 import { PermanentStageError, StageError } from './stage-error.ts'
@@ -62,7 +63,7 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const text = normaliseText(structuredToText(structured))
 		return withTitle(document, { text, title: structuredTitle(structured), type: document.type }, null)
 	}
-	return withTitle(document, { text: normaliseText(document.content), title: null, type: document.type }, null)
+	return withTitle(document, { ...plainText(document.content), type: document.type }, null)
 }
 
 function required(deps: ExtractionDeps | undefined): ExtractionDeps {

@@ -6,6 +6,7 @@ import { type FileKind, KINDS } from './kinds.ts'
 import { officeToText } from './office.ts'
 import { pdfToText } from './pdf.ts'
 import { checkPdfInflatedSize } from './pdf-streams.ts'
+import { plainText } from './plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './structured.ts'
 import { decodeText, normaliseText } from './text.ts'
 
@@ -60,7 +61,7 @@ async function textFile(text: string, kind: FileKind, type: DocumentType): Promi
 			return { text: normaliseText(structuredToText(structured)), title: structuredTitle(structured), type }
 		}
 		default:
-			return { text: normaliseText(text), title: null, type }
+			return { ...plainText(text), type }
 	}
 }
 
