@@ -39,7 +39,7 @@ describe('pipeline under hostile documents (embedded)', () => {
 			containerTag: 'steady',
 		})
 		await t.waitForStatus(steady.body.id)
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('answers /health and searches within a second while a 1 MB word and an 80 KB one are processed', async () => {
@@ -85,7 +85,7 @@ describe('document time budget (embedded)', () => {
 	let t: TestService
 	beforeAll(async () => {
 		t = await startTestService('pglite', { env: { MEMORY_DOCUMENT_TIMEOUT_SECONDS: '1' } })
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('fails a document that takes longer than its budget with that reason, at once and without retries', async () => {
