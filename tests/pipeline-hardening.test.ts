@@ -57,7 +57,7 @@ describe('pipeline under hostile documents (embedded)', () => {
 			if (document.status === 'failed') expect(document.error).not.toMatch(/Error|undefined|stack/)
 			else expect(document.status).toBe('done')
 		}
-	}, 150_000)
+	}, 400_000)
 
 	it('fails a PDF whose stream inflates to 256 MiB with the reason, in bounded memory', async () => {
 		const bomb = await pdfBomb(256 * 1024 * 1024)
@@ -140,5 +140,5 @@ describe('restart after kill -9 mid-document (embedded server process)', () => {
 		} finally {
 			await second.kill()
 		}
-	}, 150_000)
+	}, 400_000)
 })
