@@ -11,6 +11,26 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const { github } = await import('../connectors/github/index.ts')
 		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
 	},
+	granola: async (env) => {
+		const { granola } = await import('../connectors/granola/index.ts')
+		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
+		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
+	},
+	'web-crawler': async (env) => {
+		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
+		const number = (name: string) => {
+			if (!env[name]) return undefined
+			const value = Number(env[name])
+			if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more`)
+			return value
+		}
+		return webCrawler({
+			urlAllowlist: (env.MEMORY_URL_ALLOWLIST ?? '').split(/[\s,]+/).filter(Boolean),
+			delayMs: number('WEB_CRAWLER_DELAY_MS'),
+			recrawlEveryHours: number('WEB_CRAWLER_RECRAWL_HOURS'),
+			userAgent: env.WEB_CRAWLER_USER_AGENT || undefined,
+		})
+	},
 }
 
 /**

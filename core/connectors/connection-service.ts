@@ -63,6 +63,13 @@ export function createConnectionService(deps: ConnectorDeps) {
 
 		async create(scope: Scope, provider: string, input: CreateConnectionInput, baseUrl: string) {
 			const connector = connectorFor(deps, provider)
+			if (connector.validateMetadata) {
+				try {
+					await connector.validateMetadata(input.metadata ?? {})
+				} catch (error) {
+					throw badRequest((error as Error).message)
+				}
+			}
 			const containerTags = [
 				...new Set([...(input.containerTag ? [input.containerTag] : []), ...(input.containerTags ?? [])]),
 			]

@@ -54,6 +54,7 @@ export function syncContext(
 		settings: { ...(connector.defaultSettings ?? {}), ...connection.settings },
 		credentials,
 		metadata: connection.metadata ?? {},
+		...(connection.documentLimit !== null ? { documentLimit: connection.documentLimit } : {}),
 		logger: deps.logger,
 		signal,
 		async accessToken() {

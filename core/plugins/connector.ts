@@ -111,6 +111,11 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	credentials: Record<string, string>
 	/** The connection's create-time metadata (without credentials). */
 	metadata: Record<string, string | number | boolean>
+	/**
+	 * The connection's documentLimit, for connectors whose reading is itself bounded by it (a crawler's page budget).
+	 * Core enforces the limit whether or not a connector reads it.
+	 */
+	documentLimit?: number
 	/** True for the versions the connection already holds: lets a connector skip reading unchanged items. */
 	hasVersion(externalId: string, version: string): Promise<boolean>
 	logger: Logger
@@ -183,6 +188,11 @@ export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Setti
 	schedule: ScheduleSpec
 	/** Settings of a new connection, before any `configure`. */
 	defaultSettings?: Settings
+	/**
+	 * Checks the create body's `metadata` before anything is stored (a crawler's start URL); throws an Error whose
+	 * message the API answers with a 400.
+	 */
+	validateMetadata?(metadata: Record<string, unknown>): void | Promise<void>
 	resources?: ResourcesSpec<Settings>
 	webhook?: WebhookSpec<Settings>
 	/**
