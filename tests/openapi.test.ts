@@ -53,7 +53,7 @@ describe('OpenAPI document and Swagger UI', () => {
 	beforeAll(async () => {
 		t = await startTestService('pglite')
 		spec = await (await t.request('GET', '/openapi.json', { key: null })).json()
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('declares version 3.0.0 and bearer authentication', () => {
