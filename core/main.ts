@@ -1,6 +1,7 @@
+import { maxHeaderSize } from 'node:http'
 import { loadConfig } from './config/load.ts'
 import { StartupError } from './errors.ts'
-import { UPLOAD_FORM_OVERHEAD } from './http/app.ts'
+import { RUNTIME_HEADER_BYTES } from './http/guards/request-size.ts'
 import { createLogger } from './logger.ts'
 import { type Role, startService } from './runtime.ts'
 
@@ -21,8 +22,18 @@ async function main() {
 	const server = service.app?.listen({
 		port: config.settings.port,
 		hostname: config.settings.hostname,
-		maxRequestBodySize: Math.max(config.settings.maxBodyBytes, config.settings.maxUploadBytes + UPLOAD_FORM_OVERHEAD),
+		// The app counts every body (chunked ones too) and answers 413 as JSON; the runtime's own refusal has no body.
+		maxRequestBodySize: Number.MAX_SAFE_INTEGER,
 	})
+	if (server && maxHeaderSize < RUNTIME_HEADER_BYTES) {
+		logger.warn(
+			'started without --max-http-header-size: headers over the runtime cap are refused without a JSON body',
+			{
+				runtimeCap: maxHeaderSize,
+				start: `bun --max-http-header-size=${RUNTIME_HEADER_BYTES} core/main.ts (as bun run start does)`,
+			},
+		)
+	}
 	logger.info('memory service started', {
 		role,
 		config: config.source,

@@ -70,7 +70,10 @@ export async function startService(input: {
 		throw error
 	}
 	try {
-		queue = await openJobQueue(plugins.storage.jobDatabase(), logger, { heartbeat: !embedded })
+		queue = await openJobQueue(plugins.storage.jobDatabase(), logger, {
+			heartbeat: !embedded,
+			documentBudgetSeconds: settings.documentTimeoutSeconds,
+		})
 	} catch (error) {
 		await plugins.stop()
 		unlock()

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'bun:test'
+import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import { type ConsoleBundle, createConsoleBundle } from '../core/console/bundle.ts'
 import { errorHandling } from '../core/http/errors.ts'
@@ -6,6 +7,7 @@ import { consoleRoutes } from '../core/http/routes/console.ts'
 import { createLogger } from '../core/logger.ts'
 
 const FIRST_LOAD_BUDGET = 250 * 1024
+const CONSOLE_DIR = join(import.meta.dir, '../console')
 
 describe('console bundle', () => {
 	let bundle: ConsoleBundle
@@ -61,6 +63,18 @@ describe('console bundle', () => {
 		const missing = await get('/console/nope.js')
 		expect(missing.status).toBe(404)
 		expect(await missing.json()).toMatchObject({ error: 'Not found', details: expect.stringContaining('nope.js') })
+	})
+
+	it('imports nothing of the server: the console speaks to the service only over HTTP', async () => {
+		const sources = new Bun.Glob('**/*.ts').scanSync({ cwd: CONSOLE_DIR })
+		let files = 0
+		for (const file of sources) {
+			files++
+			const text = await Bun.file(join(CONSOLE_DIR, file)).text()
+			const imports = [...text.matchAll(/from '([^']+)'/g)].map((match) => match[1]!)
+			for (const source of imports) expect(`${file}: ${source}`).not.toMatch(/: (\.\.\/)+(core|plugins|server)\//)
+		}
+		expect(files).toBeGreaterThan(10)
 	})
 
 	it('bundles once and serves the same files from memory', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import type { ExtractionInput } from '../core/index.ts'
+import { storedContentKey } from '../core/memory/normalize.ts'
 import {
 	capTokens,
 	loadAnalyser,
@@ -61,4 +62,16 @@ describe('extractor-rules input bounds', () => {
 		expect(Array.isArray(candidates)).toBe(true)
 		for (const candidate of candidates) expect(candidate.content.length).toBeLessThan(2_000)
 	}, 60_000)
+})
+
+describe('stored content keys', () => {
+	it('keep long statements under the index entry limit, still one key per content', () => {
+		const long = 'word '.repeat(2_000)
+		const key = storedContentKey(long)
+		expect(Buffer.byteLength(key)).toBeLessThanOrEqual(2_704)
+		expect(storedContentKey(`${long} more`)).not.toBe(key)
+		expect(storedContentKey(long.toUpperCase())).toBe(key)
+		expect(storedContentKey('Alex lives in Boston!')).toBe('alex lives in boston')
+		expect(Buffer.byteLength(storedContentKey('語'.repeat(5_000)))).toBeLessThanOrEqual(2_704)
+	})
 })

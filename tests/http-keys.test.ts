@@ -77,7 +77,7 @@ describeEachDriver('API key routes', (driver) => {
 			const spec: any = await (await t.request('GET', '/openapi.json', { key: null })).json()
 			expect(spec.paths['/v3/keys'].get).toBeDefined()
 			expect(spec.paths['/v3/keys'].post.requestBody).toBeDefined()
-			expect(spec.paths['/v3/keys/{id}'].delete).toBeDefined()
+			expect(spec.paths['/v3/keys/{keyId}'].delete).toBeDefined()
 		})
 	})
 

@@ -25,8 +25,8 @@ describeEachDriver('/v3/search order and noise', (driver) => {
 			ids.set(content, body.id)
 		}
 		for (const id of ids.values()) await t.waitForStatus(id, ['done'], undefined, 120_000)
-	}, 180_000)
-	afterAll(() => t.stop())
+	}, 300_000)
+	afterAll(() => t?.stop())
 
 	const search = async (q: string, extra: Record<string, unknown> = {}) => {
 		const reply = await t.json('POST', '/v3/search', { q, containerTag: tag, limit: 100, ...extra })

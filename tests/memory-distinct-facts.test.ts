@@ -19,8 +19,8 @@ describeEachDriver('distinct facts stay distinct memories', (driver) => {
 	let t: TestService
 	beforeAll(async () => {
 		t = await startTestService(driver)
-	}, 60_000)
-	afterAll(() => t.stop())
+	}, 180_000)
+	afterAll(() => t?.stop())
 
 	it(`forms ${COUNT} memories from ${COUNT} statements that differ only in names and codes`, async () => {
 		const tag = 'courier_log'

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import type Supermemory from 'supermemory'
 import { type ClientHarness, startClientHarness } from './helpers/client.ts'
+import { clientTypeErrors } from './helpers/client-types.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 
 /** The request a third-party client sends right after its documents are `done` (official client shape). */
@@ -11,16 +12,17 @@ describeEachDriver('memory search while memories are forming (dynamic dreaming)'
 	let client: Supermemory
 	beforeAll(async () => {
 		// A quiet time long enough that the first searches run before formation, short enough to wait for it.
-		harness = await startClientHarness(driver, { env: { MEMORY_DREAMING_QUIET_SECONDS: '3' } })
+		harness = await startClientHarness(driver, { env: { MEMORY_DREAMING_QUIET_SECONDS: '15' } })
 		client = harness.client
-	}, 60_000)
-	afterAll(() => harness.stop())
+	}, 180_000)
+	afterAll(() => harness?.stop())
 
 	const waitDreamed = async (id: string) => {
-		for (let i = 0; i < 600; i++) {
+		const deadline = Date.now() + 120_000
+		while (Date.now() < deadline) {
 			const { body } = await harness.t.json('GET', `/v3/documents/${id}`)
 			if (body.dreamingStatus === 'done') return
-			await Bun.sleep(50)
+			await Bun.sleep(100)
 		}
 		throw new Error(`memories of ${id} were not formed`)
 	}
@@ -47,6 +49,7 @@ describeEachDriver('memory search while memories are forming (dynamic dreaming)'
 			...SEARCH,
 		})
 		expect(early.results.length).toBeGreaterThan(0)
+		expect(clientTypeErrors('SearchMemoriesResponse', early)).toEqual([])
 		const first = early.results[0]! as (typeof early.results)[number] & { provisional?: boolean; documentId?: string }
 		expect(first.chunk).toContain('Kestrel marina')
 		expect(first.provisional).toBe(true)
@@ -69,6 +72,7 @@ describeEachDriver('memory search while memories are forming (dynamic dreaming)'
 		})
 		expect(profile.status).toBe(200)
 		expect(profile.body.searchResults.results[0]).toMatchObject({ provisional: true, documentId: sailing.id })
+		expect(clientTypeErrors('ProfileResponse', profile.body)).toEqual([])
 
 		// Another organization sees none of it.
 		const otherKey = await harness.t.createKey('forming-other-org')
@@ -94,7 +98,7 @@ describeEachDriver('memory search while memories are forming (dynamic dreaming)'
 		const texts = late.results.map((result) => result.memory)
 		expect(new Set(texts).size).toBe(texts.length)
 		expect(late.results.filter((result) => result.memory!.includes('Windrunner'))).toHaveLength(1)
-	}, 60_000)
+	}, 240_000)
 
 	it('keeps hybrid and documents modes as they were: chunks of every document, not marked provisional', async () => {
 		const tag = 'forming_modes'

@@ -83,8 +83,8 @@ describeEachDriver('chat sessions sent as JSON inside text', (driver) => {
 	let t: TestService
 	beforeAll(async () => {
 		t = await startTestService(driver)
-	}, 60_000)
-	afterAll(() => t.stop())
+	}, 180_000)
+	afterAll(() => t?.stop())
 
 	it('forms speaker-labelled, dated memories, none from markup or from the preamble repeated by every session', async () => {
 		const tag = 'json_sessions'

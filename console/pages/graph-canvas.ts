@@ -106,6 +106,7 @@ export function GraphCanvas({
 		}
 		drawRef.current = draw
 
+		const layoutStarted = performance.now()
 		const simulation = forceSimulation(nodes)
 			.force(
 				'link',
@@ -119,7 +120,10 @@ export function GraphCanvas({
 			.force('center', forceCenter())
 			.alphaDecay(0.04)
 			.on('tick', draw)
-			.on('end', () => canvas.setAttribute('data-settled', 'true'))
+			.on('end', () => {
+				canvas.setAttribute('data-settled', 'true')
+				canvas.setAttribute('data-layout-ms', String(Math.round(performance.now() - layoutStarted)))
+			})
 		canvas.removeAttribute('data-settled')
 
 		const toGraph = (clientX: number, clientY: number) => {

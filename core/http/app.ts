@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
 import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
-import { HttpError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import { mcpDepsFrom } from '../mcp/deps.ts'
 import { mcpRoutes } from '../mcp/http.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
+import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
 import type { RouteDeps } from './route-deps.ts'
 import { consoleRoutes } from './routes/console.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
@@ -21,9 +21,6 @@ import { searchRoutes } from './routes/search.ts'
 import { memorySearchRoutes } from './routes/search-v4.ts'
 import { settingsRoutes } from './routes/settings.ts'
 import { usageRoutes } from './routes/usage.ts'
-
-const tooLarge = (bytes: number, limit: number) =>
-	new HttpError(413, 'Payload too large', `the body is ${bytes} bytes; the limit is ${limit}`)
 
 export interface AppOptions {
 	logger: Logger
@@ -47,11 +44,10 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 		// normalize: false makes unknown request fields an error instead of silently dropping them.
 		new Elysia({ normalize: false })
 			.use(errorHandling(options.logger))
-			.onRequest(({ request }) => {
-				arrivedAt.set(request, performance.now())
-				const length = Number(request.headers.get('content-length') ?? 0)
-				const limit = bodyLimit(request, options)
-				if (length > limit) throw tooLarge(length, limit)
+			.onRequest((context) => {
+				checkDeclaredSize(context.request, options)
+				context.request = guardBody(context.request, options)
+				arrivedAt.set(context.request, performance.now())
 			})
 			// Server time of every successful request (browsers' developer tools and the benches read it); error responses
 			// are built by the error handler and carry none.
@@ -99,13 +95,3 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 }
 
 export type App = ReturnType<typeof createApp>
-
-/** Room for the upload form's other fields and multipart framing. */
-export const UPLOAD_FORM_OVERHEAD = 1024 * 1024
-
-/** The body limit of a request: the upload route takes files up to the upload limit, every other route the body limit. */
-function bodyLimit(request: Request, options: AppOptions): number {
-	if (options.maxUploadBytes === undefined || request.method !== 'POST') return options.maxBodyBytes
-	const path = request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)).split('?')[0]
-	return path === '/v3/documents/file' ? options.maxUploadBytes + UPLOAD_FORM_OVERHEAD : options.maxBodyBytes
-}

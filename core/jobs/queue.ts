@@ -60,7 +60,11 @@ export interface JobQueue {
 export async function openJobQueue(
 	database: JobDatabase,
 	logger: Logger,
-	options: { heartbeat: boolean },
+	options: {
+		heartbeat: boolean
+		/** The longest a document's attempt may run (its time budget): a job is never expired while it may still run. */
+		documentBudgetSeconds?: number
+	},
 ): Promise<JobQueue> {
 	const boss =
 		database.kind === 'connection-string'
@@ -88,8 +92,21 @@ export async function openJobQueue(
 		notify: true,
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
 	}
-	await boss.createQueue(DOCUMENT_QUEUE, { ...retried, policy: 'stately', retryDelay: 1, expireInSeconds: 15 * 60 })
-	await boss.createQueue(DREAM_QUEUE, { ...retried, policy: 'stately', retryDelay: 2, expireInSeconds: 30 * 60 })
+	// An expired job is handed to another worker while the first may still be on it: expiry stays well past the
+	// budget (a dreaming batch extracts up to 25 documents, each within its budget).
+	const budget = options.documentBudgetSeconds ?? 0
+	await boss.createQueue(DOCUMENT_QUEUE, {
+		...retried,
+		policy: 'stately',
+		retryDelay: 1,
+		expireInSeconds: Math.max(15 * 60, 2 * budget + 60),
+	})
+	await boss.createQueue(DREAM_QUEUE, {
+		...retried,
+		policy: 'stately',
+		retryDelay: 2,
+		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
+	})
 	await boss.createQueue(CONTAINER_QUEUE, { ...retried, retryDelay: 2, expireInSeconds: 30 * 60 })
 	const workerIds: string[] = []
 

@@ -1,19 +1,19 @@
 import { McpServer } from '@modelcontextprotocol/server'
 import type { McpCaller } from './caller.ts'
+import type { McpContext } from './context.ts'
 import type { McpDeps } from './deps.ts'
 import { register as contextPrompt } from './prompts/context.ts'
 import { register as profileResource } from './resources/profile.ts'
 import { register as spacesResource } from './resources/spaces.ts'
 import { register as addMemory } from './tools/add-memory.ts'
 import { register as getDocument } from './tools/get-document.ts'
-import type { ToolContext } from './tools/kit.ts'
 import { register as listDocuments } from './tools/list-documents.ts'
 import { register as listMemories } from './tools/list-memories.ts'
 import { register as listSpaces } from './tools/list-spaces.ts'
 import { register as searchMemory } from './tools/search-memory.ts'
 import { register as whoAmI } from './tools/who-am-i.ts'
 
-const TOOLS: ((context: ToolContext) => void)[] = [
+const REGISTER: ((context: McpContext) => void)[] = [
 	searchMemory,
 	addMemory,
 	listDocuments,
@@ -21,6 +21,9 @@ const TOOLS: ((context: ToolContext) => void)[] = [
 	listMemories,
 	listSpaces,
 	whoAmI,
+	profileResource,
+	spacesResource,
+	contextPrompt,
 ]
 
 const INSTRUCTIONS =
@@ -29,9 +32,6 @@ const INSTRUCTIONS =
 /** A fresh server for one request: the tools, resources and prompt, bound to the request's caller. */
 export function createMemoryMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
 	const server = new McpServer({ name: 'memory-service', version: '0.1.0' }, { instructions: INSTRUCTIONS })
-	for (const register of TOOLS) register({ server, deps, caller })
-	profileResource(server, deps, caller)
-	spacesResource(server, deps, caller)
-	contextPrompt(server, deps, caller)
+	for (const register of REGISTER) register({ server, deps, caller })
 	return server
 }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /** Text keys that decide when two statements are the same, independent of the embedder. */
 
 const STOPWORDS = new Set(
@@ -15,6 +17,19 @@ export function contentKey(text: string): string {
 		.toLowerCase()
 		.replace(/[^\p{L}\p{N}]+/gu, ' ')
 		.trim()
+}
+
+/**
+ * Longest content key stored as it is. A B-tree index entry holds at most 2,704 bytes (a 7,840-byte key failed a
+ * formation); 600 characters are at most 2,400 bytes of UTF-8.
+ */
+const STORED_KEY_CHARS = 600
+
+/** The content key as stored and looked up: a longer key keeps its start and a hash of the whole (still unique). */
+export function storedContentKey(text: string): string {
+	const key = contentKey(text)
+	if (key.length <= STORED_KEY_CHARS) return key
+	return `${key.slice(0, STORED_KEY_CHARS - 66)} #${createHash('sha256').update(key).digest('hex')}`
 }
 
 /** A subject, attribute or value as compared: the content key, or null when nothing is left. */

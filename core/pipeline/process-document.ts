@@ -106,6 +106,9 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 				batch.map((chunk) => chunk.content),
 				'document',
 			)
+			// Embedding and the write each hold the event loop for a while with a local embedder and the embedded
+			// database: requests get their turn between the two.
+			await yieldToEventLoop()
 			await storage.chunks.stage(
 				document.id,
 				batch.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[i]! })),

@@ -221,20 +221,26 @@ export function createMemorySearch(deps: {
 	/**
 	 * With dynamic dreaming a document is done before its memories exist. Until they do, memories mode answers from
 	 * its chunks, matched and scored like memories (focused query, same calibrated scale, same threshold) and marked
-	 * provisional; formation marks the document dreamed in the transaction that writes its memories, so a search
-	 * sees either the chunks or the memories, never both.
+	 * provisional. Formation marks a document dreamed in the transaction that writes its memories; the forming
+	 * documents are read before the memories, so a formation committing in between can only show both, and then the
+	 * chunks of a document that is a source of a memory found go.
 	 */
 	async function provisionalHits(
 		scope: Scope,
 		request: MemorySearchRequest,
+		forming: string[],
 		vector: Float32Array,
 		baseline: QueryBaseline,
 	): Promise<ChunkHit[]> {
-		if (request.mode !== 'memories') return []
-		const forming = await storage.memories.formingDocuments(scope, request.containerTags, MAX_FORMING_DOCUMENTS)
 		if (forming.length === 0) return []
 		const hits = await chunkHits(scope, request, vector, baseline, forming)
 		return hits.map((hit) => ({ ...hit, provisional: true }))
+	}
+
+	function withoutFormed(provisional: ChunkHit[], memories: MemoryHit[]): ChunkHit[] {
+		if (provisional.length === 0) return provisional
+		const sources = new Set(memories.flatMap((hit) => hit.memory.documentIds))
+		return provisional.filter((hit) => !sources.has(hit.document.id))
 	}
 
 	async function rerankHits(request: MemorySearchRequest, hits: SearchHit[]): Promise<SearchHit[]> {
@@ -259,14 +265,17 @@ export function createMemorySearch(deps: {
 			request.mode === 'documents'
 				? chunkHits(scope, request, focused.vector, focusedBaseline)
 				: chunkHits(scope, request, query.vector, await calibration.baseline(query.vector, sample))
+		const forming =
+			request.mode === 'memories'
+				? await storage.memories.formingDocuments(scope, request.containerTags, MAX_FORMING_DOCUMENTS)
+				: []
 		const [memories, chunks, provisional] = await Promise.all([
 			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline) : Promise.resolve([]),
 			wantsChunks ? searchChunks() : Promise.resolve([]),
-			provisionalHits(scope, request, focused.vector, focusedBaseline),
+			provisionalHits(scope, request, forming, focused.vector, focusedBaseline),
 		])
-		const pool: SearchHit[] = [...memories, ...(request.mode === 'memories' ? provisional : chunks)].sort(
-			(a, b) => b.similarity - a.similarity,
-		)
+		const others = request.mode === 'memories' ? withoutFormed(provisional, memories) : chunks
+		const pool: SearchHit[] = [...memories, ...others].sort((a, b) => b.similarity - a.similarity)
 		const hits = (await rerankHits(request, pool))
 			.filter((hit) => hit.similarity >= request.threshold)
 			.slice(0, request.limit)

@@ -68,7 +68,7 @@ describe('developer console in Chromium', () => {
 		browser = await launchChromium()
 		context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
 		page = await context.newPage()
-	}, 90_000)
+	}, 180_000)
 	afterAll(async () => {
 		await browser?.close()
 		server?.stop(true)
@@ -195,12 +195,13 @@ describe('developer console in Chromium', () => {
 			expect(nodes).toBeGreaterThanOrEqual(2000)
 			// The layout settles (generous bound: it only proves the page does not hang).
 			await page.waitForSelector('canvas.graph[data-settled]', { timeout: 60_000 })
+			console.log(`graph of ${nodes} nodes laid out in ${await canvas.getAttribute('data-layout-ms')} ms`)
 			await canvas.focus()
 			for (const key of ['+', '-', 'ArrowLeft', 'ArrowRight', 'Enter']) await page.keyboard.press(key)
 			await page.waitForSelector('.inspected')
 			expect(await page.textContent('.inspected h2')).toMatch(/Memory|Document/)
 			await screenshot(page, 'memory-graph', { docs: true })
-		}, 180_000)
+		}, 300_000)
 
 		it(
 			'shows version chains: an updated memory is linked to its older version',

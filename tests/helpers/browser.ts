@@ -21,7 +21,7 @@ export function launchChromium(): Promise<Browser> {
 	})
 }
 
-/** Screenshots are test artifacts (gitignored); MEMORY_DOCS_SCREENSHOTS=1 also refreshes the README's under docs/. */
+/** Screenshots are test artifacts (gitignored); MEMORY_DOCS_SCREENSHOTS=1 also refreshes the README's (docs/console-<name>.png). */
 export const ARTIFACTS = join(import.meta.dir, '../artifacts/console')
 const DOCS = join(import.meta.dir, '../../docs')
 
@@ -30,6 +30,6 @@ export async function screenshot(page: Page, name: string, options: { docs?: boo
 	await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) })
 	if (options.docs && process.env.MEMORY_DOCS_SCREENSHOTS === '1') {
 		mkdirSync(DOCS, { recursive: true })
-		await page.screenshot({ path: join(DOCS, `${name}.png`) })
+		await page.screenshot({ path: join(DOCS, `console-${name}.png`) })
 	}
 }

@@ -61,14 +61,14 @@ export function keyRoutes({ verify, keys }: RouteDeps) {
 			},
 		)
 		.delete(
-			'/:id',
+			'/:keyId',
 			async ({ params, principal }) => {
 				requireUnrestricted(principal, 'managing API keys')
-				await keys.revoke(principal.orgId, params.id)
-				return { id: params.id, revoked: true as const }
+				await keys.revoke(principal.orgId, params.keyId)
+				return { id: params.keyId, revoked: true as const }
 			},
 			{
-				params: t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) }),
+				params: t.Object({ keyId: t.String({ minLength: 1, maxLength: 100 }) }),
 				response: { 200: RevokedKey, ...errorResponses },
 				detail: { ...detail, summary: 'Revoke a key: it is refused from then on' },
 			},

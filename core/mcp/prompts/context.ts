@@ -1,6 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/server'
-import type { McpCaller } from '../caller.ts'
-import type { McpDeps } from '../deps.ts'
+import type { McpContext } from '../context.ts'
 import { factSection, profileOf } from '../profile-text.ts'
 import { readable } from '../resources/readable.ts'
 import { spaceLine, spacesOf } from '../spaces.ts'
@@ -9,7 +7,7 @@ const FACT_LIMIT = 8
 const RECENT_SPACES = 3
 
 /** The `context` prompt: compact context of the default space, and the other recently active spaces. */
-export function register(server: McpServer, deps: McpDeps, caller: McpCaller) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerPrompt(
 		'context',
 		{ title: 'Memory context', description: 'Attach compact context for the active space' },

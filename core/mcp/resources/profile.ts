@@ -1,13 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/server'
-import type { McpCaller } from '../caller.ts'
-import type { McpDeps } from '../deps.ts'
+import type { McpContext } from '../context.ts'
 import { factSection, profileOf } from '../profile-text.ts'
 import { readable } from './readable.ts'
 
 export const PROFILE_URI = 'supermemory://profile'
 
 /** supermemory://profile: the default space's profile facts, as Markdown. */
-export function register(server: McpServer, deps: McpDeps, caller: McpCaller) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerResource(
 		'profile',
 		PROFILE_URI,

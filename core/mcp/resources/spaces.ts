@@ -1,13 +1,11 @@
-import type { McpServer } from '@modelcontextprotocol/server'
-import type { McpCaller } from '../caller.ts'
-import type { McpDeps } from '../deps.ts'
+import type { McpContext } from '../context.ts'
 import { spaceLine, spacesOf } from '../spaces.ts'
 import { readable } from './readable.ts'
 
 export const SPACES_URI = 'supermemory://spaces'
 
 /** supermemory://spaces: the caller's spaces, the default one marked. */
-export function register(server: McpServer, deps: McpDeps, caller: McpCaller) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerResource(
 		'spaces',
 		SPACES_URI,

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { badRequest, HttpError } from '../../errors.ts'
 import { resolveTag } from '../caller.ts'
-import { containerTagInput, failure, guarded, success, type ToolContext, WRITES_MEMORY } from './kit.ts'
+import type { McpContext } from '../context.ts'
+import { containerTagInput, failure, guarded, success, WRITES_MEMORY } from './kit.ts'
 
 /** A forget that names no stored memory exactly takes the closest memory only when it is this similar. */
 const FORGET_THRESHOLD = 0.85
@@ -25,7 +26,7 @@ const output = z.object({
  * add_memory: `save` adds the content as a document (the same pipeline as POST /v3/documents) and answers at once
  * with its id and `queued`; `forget` forgets the memory with exactly that content, else the one closest to it.
  */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'add_memory',
 		{

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { notFound } from '../../errors.ts'
 import { mayUse } from '../caller.ts'
+import type { McpContext } from '../context.ts'
 import { documentSummary, summaryOf } from './documents-output.ts'
-import { guarded, READ_ONLY, success, type ToolContext } from './kit.ts'
+import { guarded, READ_ONLY, success } from './kit.ts'
 
 /** Longer content is cut here (with `contentTruncated`), so one call cannot flood the model's context. */
 export const MAX_CONTENT_CHARS = 50_000
@@ -19,7 +20,7 @@ const output = z.object({
 })
 
 /** getDocument: one document by id (or customId), with its status and its extracted text. */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'getDocument',
 		{

@@ -1,15 +1,7 @@
-import type { CallToolResult, McpServer, ToolAnnotations } from '@modelcontextprotocol/server'
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { HttpError } from '../../errors.ts'
-import type { McpCaller } from '../caller.ts'
 import type { McpDeps } from '../deps.ts'
-
-/** What every tool's `register` receives. */
-export interface ToolContext {
-	server: McpServer
-	deps: McpDeps
-	caller: McpCaller
-}
 
 export const containerTagInput = z
 	.string()

@@ -1,22 +1,14 @@
 import { z } from 'zod'
 import { resolveTag } from '../caller.ts'
+import type { McpContext } from '../context.ts'
 import { documentLine, documentSummary, summaryOf } from './documents-output.ts'
-import {
-	containerTagInput,
-	guarded,
-	limitInput,
-	pageInput,
-	pagination,
-	READ_ONLY,
-	success,
-	type ToolContext,
-} from './kit.ts'
+import { containerTagInput, guarded, limitInput, pageInput, pagination, READ_ONLY, success } from './kit.ts'
 
 const input = z.object({ page: pageInput, limit: limitInput, containerTag: containerTagInput })
 const output = z.object({ containerTag: z.string(), documents: z.array(documentSummary), pagination })
 
 /** listDocuments: one space's documents, newest first, with their processing status (no content). */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'listDocuments',
 		{

@@ -1,16 +1,7 @@
 import { z } from 'zod'
 import { resolveTag } from '../caller.ts'
-import {
-	containerTagInput,
-	guarded,
-	iso,
-	limitInput,
-	pageInput,
-	pagination,
-	READ_ONLY,
-	success,
-	type ToolContext,
-} from './kit.ts'
+import type { McpContext } from '../context.ts'
+import { containerTagInput, guarded, iso, limitInput, pageInput, pagination, READ_ONLY, success } from './kit.ts'
 
 const input = z.object({ page: pageInput, limit: limitInput, containerTag: containerTagInput })
 const output = z.object({
@@ -32,7 +23,7 @@ const output = z.object({
 })
 
 /** listMemories: the latest, not forgotten memories of one space, newest first. */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'listMemories',
 		{

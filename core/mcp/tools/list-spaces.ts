@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import type { McpContext } from '../context.ts'
 import { spaceLine, spacesOf } from '../spaces.ts'
-import { guarded, READ_ONLY, success, type ToolContext } from './kit.ts'
+import { guarded, READ_ONLY, success } from './kit.ts'
 
 const output = z.object({
 	defaultSpace: z.string(),
@@ -17,7 +18,7 @@ const output = z.object({
 })
 
 /** listSpaces: the container tags the key can use, with counts and last activity. */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'listSpaces',
 		{

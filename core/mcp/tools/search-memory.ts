@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import type { SearchHit } from '../../search/memory-search.ts'
 import { resolveTag } from '../caller.ts'
-import { containerTagInput, guarded, percent, READ_ONLY, success, type ToolContext } from './kit.ts'
+import type { McpContext } from '../context.ts'
+import { containerTagInput, guarded, percent, READ_ONLY, success } from './kit.ts'
 
 /** As POST /v4/search: the calibrated similarity a result needs. */
 const THRESHOLD = 0.6
@@ -52,7 +53,7 @@ function resultOf(hit: SearchHit) {
 }
 
 /** search_memory: memories and document chunks (hybrid search) of one space, with its profile by default. */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'search_memory',
 		{

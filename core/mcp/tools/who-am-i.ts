@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { guarded, READ_ONLY, success, type ToolContext } from './kit.ts'
+import type { McpContext } from '../context.ts'
+import { guarded, READ_ONLY, success } from './kit.ts'
 
 const output = z.object({
 	userId: z.string(),
@@ -13,7 +14,7 @@ const output = z.object({
 })
 
 /** whoAmI: the API key behind the connection, its organization and the spaces it may use. */
-export function register({ server, deps, caller }: ToolContext) {
+export function register({ server, deps, caller }: McpContext) {
 	server.registerTool(
 		'whoAmI',
 		{
