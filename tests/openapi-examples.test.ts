@@ -128,7 +128,9 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		const content = operation.requestBody?.content ?? {}
 		if (content['application/json']) {
 			body = JSON.stringify(sampleFromSchema(content['application/json'].schema))
+			// As a browser sends it.
 			headers['content-type'] = 'application/json'
+			headers['content-length'] = String(Buffer.byteLength(body))
 		} else if (content['multipart/form-data']) {
 			// Swagger UI shows a form field per property, each filled in with that property's sample; the user picks
 			// the file.

@@ -28,6 +28,7 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 				}
 			},
 			{
+				parse: 'json',
 				body: ProfileBody,
 				response: { 200: ProfileResponse, ...errorResponses },
 				detail: {
@@ -44,6 +45,7 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 				return { buckets: await containers.buckets(scope, body.containerTag) }
 			},
 			{
+				parse: 'json',
 				body: ProfileBucketsBody,
 				response: { 200: ProfileBucketsResponse, ...errorResponses },
 				detail: {

@@ -38,6 +38,7 @@ export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
 			return { results, timing: Math.round(performance.now() - started), total: results.length }
 		},
 		{
+			parse: 'json',
 			body: MemorySearchBody,
 			response: { 200: MemorySearchResponse, ...errorResponses },
 			detail: {
