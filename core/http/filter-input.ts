@@ -9,6 +9,7 @@ import {
 	type QueryFilter,
 } from '../domain/filter.ts'
 import { badRequest } from '../errors.ts'
+import { parseJsonText } from './guards/json-text.ts'
 
 const MAX_GROUP_ITEMS = 100
 const MAX_KEY_CHARS = 256
@@ -26,11 +27,7 @@ export function parseQueryFilter(input: unknown, field = 'filters'): QueryFilter
 }
 
 function parseJson(text: string, field: string): unknown {
-	try {
-		return JSON.parse(text)
-	} catch {
-		throw badRequest(`${field} is not valid JSON`)
-	}
+	return parseJsonText(text, field, `${field} is not valid JSON`)
 }
 
 function parseGroup(input: unknown, path: string, level: number, field: string): QueryFilter {
