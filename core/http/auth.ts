@@ -34,9 +34,7 @@ function principalOf(request: Request, verify: (key: string) => Promise<Principa
 export function bearerAuth(verify: (key: string) => Promise<Principal | null>) {
 	return (
 		new Elysia()
-			// Runs first in the parse stage and parses nothing (undefined lets the route's parser go on). A route with a
-			// JSON body names its parser (`parse: 'json'`): with a parse hook present, the OpenAPI document lists only
-			// named parsers' content types, and Swagger UI offers no body without one.
+			// Runs first in the parse stage and parses nothing (undefined lets the route's parser go on).
 			.onParse({ as: 'scoped' }, async ({ request }) => {
 				await principalOf(request, verify)
 			})

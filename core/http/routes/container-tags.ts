@@ -63,7 +63,6 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 				}
 			},
 			{
-				parse: 'json',
 				body: MergeBody,
 				response: { 202: MergeResponse, ...errorResponses },
 				detail: { ...detail, summary: 'Queue a merge of source tags into a target tag (202)' },
@@ -110,7 +109,6 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 			},
 			{
 				params: ContainerTagParams,
-				parse: 'json',
 				body: ContainerTagPatchBody,
 				response: { 200: ContainerTagPatchResponse, ...errorResponses },
 				detail: {

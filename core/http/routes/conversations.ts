@@ -28,7 +28,6 @@ export function conversationRoutes({ verify, documents }: RouteDeps) {
 			return { id: document.id, status: document.status }
 		},
 		{
-			parse: 'json',
 			body: ConversationBody,
 			response: { 200: ConversationAck, ...errorResponses },
 			detail: {

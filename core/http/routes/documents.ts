@@ -80,7 +80,6 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				return { id: document.id, status: document.status }
 			},
 			{
-				parse: 'json',
 				body: AddDocumentBody,
 				response: { 200: DocumentAck, ...errorResponses },
 				detail: { ...detail, summary: 'Add a document (text, URL or structured content); customId upserts' },
@@ -113,7 +112,6 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				}
 			},
 			{
-				parse: 'json',
 				body: ListDocumentsBody,
 				response: { 200: ListDocumentsResponse, ...errorResponses },
 				detail: { ...detail, summary: 'List documents with pagination, sorting and filters' },
@@ -158,7 +156,6 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				return { success: true, deletedCount: deletedIds.length }
 			},
 			{
-				parse: 'json',
 				body: BulkDeleteBody,
 				response: { 200: BulkDeleteResponse, ...errorResponses },
 				detail: { ...detail, summary: 'Delete documents by ids, by container tags or by filepath' },
@@ -185,7 +182,6 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 			},
 			{
 				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
-				parse: 'json',
 				body: UpdateDocumentBody,
 				response: { 200: DocumentAck, ...errorResponses },
 				detail: { ...detail, summary: 'Update a document; changed content is reprocessed' },

@@ -52,7 +52,6 @@ export function keyRoutes({ verify, keys }: RouteDeps) {
 				return { ...keyView(record), key }
 			},
 			{
-				parse: 'json',
 				body: CreateKeyBody,
 				response: { 201: CreatedKey, ...errorResponses },
 				detail: {

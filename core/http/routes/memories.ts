@@ -73,7 +73,6 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 				return { documentId: created.documentId, memories: created.memories.map(createdMemory) }
 			},
 			{
-				parse: 'json',
 				body: CreateMemoriesBody,
 				response: { 201: CreateMemoriesResponse, ...errorResponses },
 				detail: {
@@ -99,7 +98,6 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 				return updatedMemory(memory)
 			},
 			{
-				parse: 'json',
 				body: UpdateMemoryBody,
 				response: { 200: UpdatedMemory, ...conflictResponses },
 				detail: { ...detail, summary: 'Update a memory: creates version n+1, linked to it by `updates`' },
@@ -117,7 +115,6 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 				return { id, forgotten: true }
 			},
 			{
-				parse: 'json',
 				body: ForgetMemoryBody,
 				response: { 200: ForgetMemoryResponse, ...conflictResponses },
 				detail: { ...detail, summary: 'Forget one memory by id or exact content (409 when already forgotten)' },
@@ -142,7 +139,6 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 				return { ...summary, ...(result.dryRun ? { candidates: matches } : { forgotten: matches }) }
 			},
 			{
-				parse: 'json',
 				body: ForgetMatchingBody,
 				response: { 200: ForgetMatchingResponse, ...errorResponses },
 				detail: {
@@ -170,7 +166,6 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 				}
 			},
 			{
-				parse: 'json',
 				body: ListMemoriesBody,
 				response: { 200: ListMemoriesResponse, ...errorResponses },
 				detail: { ...detail, summary: 'List latest memories with their version history, paginated and filterable' },

@@ -28,7 +28,6 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 				}
 			},
 			{
-				parse: 'json',
 				body: ProfileBody,
 				response: { 200: ProfileResponse, ...errorResponses },
 				detail: {
@@ -45,7 +44,6 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 				return { buckets: await containers.buckets(scope, body.containerTag) }
 			},
 			{
-				parse: 'json',
 				body: ProfileBucketsBody,
 				response: { 200: ProfileBucketsResponse, ...errorResponses },
 				detail: {

@@ -38,7 +38,6 @@ export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
 			return { results, timing: Math.round(performance.now() - started), total: results.length }
 		},
 		{
-			parse: 'json',
 			body: MemorySearchBody,
 			response: { 200: MemorySearchResponse, ...errorResponses },
 			detail: {

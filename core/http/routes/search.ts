@@ -49,7 +49,6 @@ export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
 			return { results, timing: Math.round(performance.now() - started), total: results.length }
 		},
 		{
-			parse: 'json',
 			body: DocumentSearchBody,
 			response: { 200: DocumentSearchResponse, ...errorResponses },
 			detail: {

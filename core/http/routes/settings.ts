@@ -37,7 +37,6 @@ export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 				return { ...(await settings.identity(scope)), updated }
 			},
 			{
-				parse: 'json',
 				body: SettingsPatchBody,
 				response: { 200: SettingsPatchResponse, ...errorResponses },
 				detail: {
@@ -65,7 +64,6 @@ export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 				}
 			},
 			{
-				parse: 'json',
 				body: ResetBody,
 				response: { 200: ResetResponse, ...errorResponses },
 				detail: { ...detail, summary: "Delete all of the organization's content and settings (needs confirmation)" },
