@@ -68,7 +68,7 @@ describeEachDriver('official supermemory client (v4): response types', (driver) 
 			conforms('SearchDocumentsResponse', found)
 		}
 		conforms('DocumentDeleteBulkResponse', await client.documents.deleteBulk({ ids: [plain.id, 'no-such-document'] }))
-	})
+	}, 120_000)
 
 	it('answers every memory, search and profile call with the fields and types the client declares', async () => {
 		const added = await client.add({
@@ -104,7 +104,7 @@ describeEachDriver('official supermemory client (v4): response types', (driver) 
 		conforms('ProfileResponse', await client.profile({ containerTag: 'types_chat' }))
 		conforms('ProfileResponse', await client.profile({ containerTag: 'types_chat', q: 'cello' }))
 		conforms('ProfileResponse', await client.profile({ containerTag: 'nobody_yet' }))
-	})
+	}, 120_000)
 
 	it('answers the settings calls with the types the client declares, profileBuckets an array when unset', async () => {
 		const fresh = await client.settings.get()
@@ -114,5 +114,5 @@ describeEachDriver('official supermemory client (v4): response types', (driver) 
 		conforms('SettingUpdateResponse', updated)
 		expect((updated.updated as Record<string, unknown>).profileBuckets).toEqual([])
 		conforms('SettingGetResponse', await client.settings.get())
-	})
+	}, 120_000)
 })
