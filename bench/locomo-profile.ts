@@ -1,6 +1,6 @@
 /**
- * A real /v4/profile example on the LoCoMo dev data (../shared/datasets/locomo-dev, read in place): a fresh embedded
- * store, one conversation ingested session by session (one document of `Speaker: text` lines per session, instant
+ * A real /v4/profile example on the LoCoMo data in `LOCOMO_DIR` (by default ../shared/datasets/locomo-dev, read in
+ * place): a fresh embedded store, one conversation ingested session by session (one document of `Speaker: text` lines per session, instant
  * dreaming, one containerTag for the conversation, as bench/locomo.ts does), then POST /v4/profile for that container.
  * Prints the static and dynamic entries about each speaker (those that start with their name), trimmed.
  *

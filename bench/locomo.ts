@@ -1,11 +1,16 @@
 /**
- * Retrieval quality on the LoCoMo dev conversations (../shared/datasets/locomo-dev): each session is ingested as one
- * document of `Speaker: text` lines (instant dreaming, session by session), every question with evidence is asked
- * through /v3/search and /v4/search (each mode, once the route exists), and results are walked in rank order:
+ * Retrieval quality on the LoCoMo conversations in `LOCOMO_DIR` (by default ../shared/datasets/locomo-dev): each
+ * session is ingested as one document of `Speaker: text` lines (instant dreaming, session by session), every question
+ * with evidence is asked through /v3/search and /v4/search (each mode), and results are walked in rank order:
  * evidence found within 250 / 500 / 1,000 returned words, session recall@1/@5 and MRR, next to a BM25 ranking of
  * single turns computed in the same run with wink-bm25-text-search.
  *
- *   bun bench/locomo.ts [--driver embedded|postgres] [--dump scores.json]
+ * The sessions are then ingested a second time, in other containers, as a third-party client written for the hosted
+ * API sends them: a date preamble and the session as JSON inside `content`, default (dynamic) dreaming. Memories
+ * and hybrid modes are asked right after `done` (dreaming held back, so no memory exists yet: memories mode answers
+ * from provisional chunks), and again after a restart lets the memories form.
+ *
+ *   bun bench/locomo.ts [--driver embedded|postgres] [--dump scores.json] [--no-json]
  *
  * `--dump` writes every question's score per system, so two runs (or two versions of the code) can be compared
  * question by question.
@@ -14,7 +19,7 @@ import { writeFileSync } from 'node:fs'
 import { buildBm25 } from './lib/bm25.ts'
 import { BenchClient } from './lib/http.ts'
 import { CATEGORIES, type Conversation, LOCOMO_DIR, loadConversations, type Turn, turnLine } from './lib/locomo-data.ts'
-import { type ConversationIndex, ingestConversation } from './lib/locomo-ingest.ts'
+import { type ConversationIndex, ingestConversation, waitForMemories } from './lib/locomo-ingest.ts'
 import { printMachine } from './lib/machine.ts'
 import { readMemorySources } from './lib/memory-sources.ts'
 import { type QuestionScore, scoreWalk, type WalkItem, wordCount } from './lib/retrieval.ts'
@@ -65,12 +70,22 @@ interface PendingV4 {
 	serverMs: number
 }
 
+/**
+ * Dynamic dreaming held back while the JSON-in-text sessions are searched (they are searched right after `done`,
+ * before any memory exists), then let go so the same sessions can be searched once their memories are formed.
+ */
+const HOLD_DREAMING = { MEMORY_DREAMING_QUIET_SECONDS: '86400', MEMORY_DREAMING_MAX_WAIT_SECONDS: '86400' }
+const FORM_NOW = { MEMORY_DREAMING_QUIET_SECONDS: '1', MEMORY_DREAMING_MAX_WAIT_SECONDS: '1' }
+const JSON_RIGHT_AFTER_DONE = 'JSON-in-text, dynamic, right after done'
+const JSON_AFTER_FORMATION = 'JSON-in-text, dynamic, after formation'
+
 async function askService(driver: Driver, conversations: Conversation[], scored: Scored[]): Promise<void> {
 	const store = await createStore(driver)
 	const pending: PendingV4[] = []
 	try {
 		const { key } = await prepareStore(store)
-		const server = await startServer(store)
+		const jsonIndexes: ConversationIndex[] = []
+		const server = await startServer(store, HOLD_DREAMING)
 		try {
 			const client = new BenchClient(server.url, key)
 			const v4 = await client.hasRoute('POST', '/v4/search', { q: 'probe' })
@@ -87,8 +102,41 @@ async function askService(driver: Driver, conversations: Conversation[], scored:
 					if (v4) for (const mode of V4_MODES) await askV4(client, index, question, mode, pending, driver)
 				}
 			}
+			if (v4 && !skipsJson()) {
+				for (const conversation of conversations) {
+					const started = performance.now()
+					const index = await ingestConversation(client, conversation, 'json-in-text')
+					jsonIndexes.push(index)
+					console.error(
+						`[locomo/${driver}] conversation ${conversation.id} as JSON in text: ingested in ${((performance.now() - started) / 1000).toFixed(1)} s; ${index.unmappedTurns} turns not found in any chunk`,
+					)
+					for (const question of conversation.questions) {
+						for (const mode of ['memories', 'hybrid'] as const)
+							await askV4(client, index, question, mode, pending, driver, JSON_RIGHT_AFTER_DONE)
+					}
+				}
+			}
 		} finally {
 			await server.stop()
+		}
+		if (jsonIndexes.length > 0) {
+			const again = await startServer(store, FORM_NOW)
+			try {
+				const client = new BenchClient(again.url, key)
+				const started = performance.now()
+				for (const index of jsonIndexes) await waitForMemories(client, index)
+				console.error(
+					`[locomo/${driver}] JSON-in-text memories formed ${((performance.now() - started) / 1000).toFixed(1)} s after restart`,
+				)
+				for (const index of jsonIndexes) {
+					for (const question of index.conversation.questions) {
+						for (const mode of ['memories', 'hybrid'] as const)
+							await askV4(client, index, question, mode, pending, driver, JSON_AFTER_FORMATION)
+					}
+				}
+			} finally {
+				await again.stop()
+			}
 		}
 		const memoryIds = pending.flatMap((p) =>
 			p.results.filter((r) => typeof r.chunk !== 'string').map((r) => String(r.id)),
@@ -111,6 +159,11 @@ async function askService(driver: Driver, conversations: Conversation[], scored:
 	} finally {
 		await store.dispose()
 	}
+}
+
+/** `--no-json` leaves out the JSON-in-text shape (half the run time). */
+function skipsJson(): boolean {
+	return process.argv.includes('--no-json')
 }
 
 async function askV3(
@@ -153,6 +206,7 @@ async function askV4(
 	mode: (typeof V4_MODES)[number],
 	pending: PendingV4[],
 	driver: Driver,
+	shape?: string,
 ): Promise<void> {
 	const reply = await client.post('/v4/search', {
 		q: question.question,
@@ -164,7 +218,7 @@ async function askV4(
 	})
 	if (reply.status !== 200) throw new Error(`/v4/search (${mode}) answered ${reply.status}`)
 	pending.push({
-		system: `${driver}: /v4/search ${mode}`,
+		system: `${driver}: /v4/search ${mode}${shape ? ` (${shape})` : ''}`,
 		index,
 		question,
 		results: reply.body.results,

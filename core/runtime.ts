@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import { bootstrapFirstKey } from './auth/api-keys.ts'
+import { createKeyService } from './auth/key-service.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
 import { startConnectorWorkers } from './connectors/workers.ts'
+import { createConsoleBundle } from './console/bundle.ts'
 import { sorterFor } from './containers/buckets.ts'
 import { resortBuckets } from './containers/resort.ts'
 import { StartupError } from './errors.ts'
@@ -12,6 +14,7 @@ import { createApp } from './http/app.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import { createMemoryEngine } from './memory/engine.ts'
+import { warmFileParsers } from './pipeline/extract.ts'
 import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
@@ -66,7 +69,10 @@ export async function startService(input: {
 		throw error
 	}
 	try {
-		queue = await openJobQueue(plugins.storage.jobDatabase(), logger, { heartbeat: !embedded })
+		queue = await openJobQueue(plugins.storage.jobDatabase(), logger, {
+			heartbeat: !embedded,
+			documentBudgetSeconds: settings.documentTimeoutSeconds,
+		})
 	} catch (error) {
 		await plugins.stop()
 		unlock()
@@ -76,7 +82,12 @@ export async function startService(input: {
 	// Checked above: the list holds a files plugin.
 	const files = plugins.files!
 	const extraction = createExtraction(settings, files, fetchPolicy)
+	const budget = {
+		timeoutSeconds: settings.documentTimeoutSeconds,
+		maxMemoryBytes: settings.documentMaxMemoryMb * 1024 * 1024,
+	}
 	const memory = createMemoryEngine({
+		budget,
 		storage,
 		embedder,
 		extractors: plugins.extractors,
@@ -90,7 +101,8 @@ export async function startService(input: {
 	let ready = role === 'api'
 
 	if (role !== 'api') {
-		const deps = { storage, embedder, logger, extraction, memories: memory.step }
+		await warmFileParsers()
+		const deps = { storage, embedder, logger, extraction, memories: memory.step, budget }
 		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
 		if (embedded) {
 			const recovered = await queue.recoverOrphans()
@@ -134,8 +146,24 @@ export async function startService(input: {
 		role === 'worker'
 			? null
 			: createApp(
-					{ ...shared, verify: authenticate, publicUrl: settings.publicUrl ?? null },
-					{ logger, maxBodyBytes: settings.maxBodyBytes, maxUploadBytes: settings.maxUploadBytes, ready: () => ready },
+					{
+						...shared,
+						verify: authenticate,
+						publicUrl: settings.publicUrl ?? null,
+						keys: createKeyService({ storage, verifier: verify }),
+					},
+					{
+						logger,
+						maxBodyBytes: settings.maxBodyBytes,
+						maxUploadBytes: settings.maxUploadBytes,
+						ready: () => ready,
+						console: createConsoleBundle({ logger, rebuild: env.MEMORY_CONSOLE_DEV === '1' }),
+						mcp: {
+							allowedHosts: settings.mcpAllowedHosts,
+							allowedOrigins: settings.mcpAllowedOrigins,
+							publicUrl: settings.publicUrl,
+						},
+					},
 				)
 
 	return {

@@ -1,5 +1,6 @@
+import { maxHeaderSize } from 'node:http'
 import { StartupError } from '../core/errors.ts'
-import { UPLOAD_FORM_OVERHEAD } from '../core/http/app.ts'
+import { RUNTIME_HEADER_BYTES } from '../core/http/guards/request-size.ts'
 import { createLogger } from '../core/logger.ts'
 import { type Role, startService } from '../core/runtime.ts'
 import { withDefaultFiles } from './defaults.ts'
@@ -27,8 +28,18 @@ async function main() {
 	const server = service.app?.listen({
 		port: config.settings.port,
 		hostname: config.settings.hostname,
-		maxRequestBodySize: Math.max(config.settings.maxBodyBytes, config.settings.maxUploadBytes + UPLOAD_FORM_OVERHEAD),
+		// The app counts every body (chunked ones too) and answers 413 as JSON; the runtime's own refusal has no body.
+		maxRequestBodySize: Number.MAX_SAFE_INTEGER,
 	})
+	if (server && maxHeaderSize < RUNTIME_HEADER_BYTES) {
+		logger.warn(
+			'started without --max-http-header-size: headers over the runtime cap are refused without a JSON body',
+			{
+				runtimeCap: maxHeaderSize,
+				start: `bun --max-http-header-size=${RUNTIME_HEADER_BYTES} server/main.ts (as bun run start does)`,
+			},
+		)
+	}
 	logger.info('memory service started', {
 		role,
 		config: config.source,
@@ -41,6 +52,9 @@ async function main() {
 		console.log('Created the first API key for organization "default" (shown only once, store it now):')
 		console.log(service.firstKey)
 	}
+	// Starting leaves the embedded database's set-up and the model loads behind as garbage (hundreds of MB): collect
+	// it once now, so the resident size settles at what the service uses instead of waiting for the collector.
+	Bun.gc(true)
 	let stopping = false
 	const shutdown = async (signal: string) => {
 		if (stopping) return

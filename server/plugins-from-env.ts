@@ -13,7 +13,12 @@ type Env = Record<string, string | undefined>
 export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin[]> {
 	const { storagePostgres } = await import('../plugins/storage-postgres/index.ts')
 	const storage = storagePostgres(
-		settings.databaseUrl ? { databaseUrl: settings.databaseUrl } : { dataDir: embeddedDatabaseDir(settings.dataDir) },
+		settings.databaseUrl
+			? { databaseUrl: settings.databaseUrl }
+			: {
+					dataDir: embeddedDatabaseDir(settings.dataDir),
+					sharedBuffers: env.MEMORY_PGLITE_SHARED_BUFFERS || undefined,
+				},
 	)
 	return [
 		storage,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import postgres from 'postgres'
 import { Slots } from '../core/jobs/slots.ts'
-import { TEST_DATABASE_URL } from './helpers/postgres.ts'
+import { describePostgres } from './helpers/postgres.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
 describe('Slots', () => {
@@ -43,7 +43,7 @@ describe('Slots', () => {
 	})
 })
 
-describe.skipIf(!TEST_DATABASE_URL)('document slots (PostgreSQL)', () => {
+describePostgres('document slots (PostgreSQL)', () => {
 	let app: TestService
 
 	beforeAll(async () => {

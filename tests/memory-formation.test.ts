@@ -100,6 +100,21 @@ describe('memory linking (planFormation)', () => {
 		expect(reworded.outcomes[0]).toEqual({ kind: 'duplicate', memoryId: 'm1' })
 	})
 
+	it('never merges statements that differ in a name, code or number, however close their vectors', () => {
+		const memory = existing('m1', 'The courier Zorbel1 delivered parcel QX0001K to the warehouse')
+		const plan = (content: string) =>
+			planFormation(
+				[candidate(content, { vector: vec(1) })],
+				context([memory], [[{ memoryId: 'm1', similarity: 0.9999 }]]),
+				{ documentId: 'doc', newId },
+			).outcomes[0]!.kind
+		expect(plan('The courier Zorbel2 delivered parcel QX0002K to the warehouse')).toBe('new')
+		expect(plan('The courier Zorbel1 delivered parcel QX0003K to the warehouse')).toBe('new')
+		expect(plan('The courier Mirtel delivered parcel QX0001K to the warehouse')).toBe('new')
+		expect(plan('The courier Zorbel1 delivered parcel QX0001K to the warehouse at 9')).toBe('new')
+		expect(plan('The courier zorbel1 delivered the parcel QX0001K to the warehouse!')).toBe('duplicate')
+	})
+
 	it('makes a changed value of the same subject and attribute the next version (updates)', () => {
 		const old = existing('m1', 'Alex lives in Boston', {
 			subject: 'alex',

@@ -18,7 +18,7 @@ describeEachDriver('organization settings', (driver) => {
 		expect(settings.status).toBe(200)
 		expect(settings.body.chunkSize).toBeNull()
 		expect(settings.body.githubClientSecret).toBeNull()
-		expect(settings.body.profileBuckets).toBeNull()
+		expect(settings.body.profileBuckets).toEqual([])
 	})
 
 	it('stores client secrets encrypted and only ever returns them masked', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startOpenAIEmulator } from './emulators/openai.ts'
-import { createTestDatabase, TEST_DATABASE_URL } from './helpers/postgres.ts'
+import { createTestDatabase, describePostgres } from './helpers/postgres.ts'
 import { run, spawnServer } from './helpers/process.ts'
 
 const main = (args: string[], env: Record<string, string>) =>
@@ -42,7 +42,7 @@ describe('startup', () => {
 	}, 30_000)
 })
 
-describe.skipIf(!TEST_DATABASE_URL)('separate api and worker processes on PostgreSQL', () => {
+describePostgres('separate api and worker processes on PostgreSQL', () => {
 	it('serves the API from one process while another processes the documents', async () => {
 		const database = await createTestDatabase('memroles')
 		const env = { DATABASE_URL: database.url, MEMORY_DATA_DIR: mkdtempSync(join(tmpdir(), 'memory-roles-')) }

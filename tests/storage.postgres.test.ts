@@ -8,9 +8,9 @@ import { connectionStorageContract } from './contract/connection-storage.contrac
 import { organizationContract } from './contract/organization.contract.ts'
 import { expectBoundedCommonWordsSearch, seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
-import { createTestDatabase, TEST_DATABASE_URL } from './helpers/postgres.ts'
+import { createTestDatabase, describePostgres } from './helpers/postgres.ts'
 
-describe.skipIf(!TEST_DATABASE_URL)('storage-postgres on PostgreSQL', () => {
+describePostgres('storage-postgres on PostgreSQL', () => {
 	storageContract('contract', async () => {
 		const database = await createTestDatabase('storage_contract')
 		return {

@@ -1,8 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 
-/** The dev split lives beside the repository, never inside it. */
-export const LOCOMO_DIR = join(import.meta.dir, '..', '..', '..', 'shared', 'datasets', 'locomo-dev')
+/**
+ * The LoCoMo conversations the benchmarks read (one JSON file per conversation, as LoCoMo publishes them):
+ * `LOCOMO_DIR`, else the dev split kept beside the repository (`../shared/datasets/locomo-dev`).
+ */
+export const LOCOMO_DIR = process.env.LOCOMO_DIR
+	? resolve(process.env.LOCOMO_DIR)
+	: join(import.meta.dir, '..', '..', '..', 'shared', 'datasets', 'locomo-dev')
 
 export interface Turn {
 	diaId: string

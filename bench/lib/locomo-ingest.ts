@@ -12,8 +12,11 @@ export class ConversationIndex {
 	readonly byPosition = new Map<string, WalkItem>()
 	unmappedTurns = 0
 
-	constructor(readonly conversation: Conversation) {
-		this.containerTag = `locomo-${conversation.id}`
+	constructor(
+		readonly conversation: Conversation,
+		readonly shape: SessionShape = 'transcript',
+	) {
+		this.containerTag = shape === 'transcript' ? `locomo-${conversation.id}` : `locomo-json-${conversation.id}`
 	}
 
 	/** A chunk of a known document (v3 results carry documentId and position). */
@@ -66,6 +69,19 @@ export class ConversationIndex {
 	}
 }
 
+/** Waits until every document of the index has its memories formed (dynamic dreaming). */
+export async function waitForMemories(client: BenchClient, index: ConversationIndex, timeoutMs = 600_000) {
+	const deadline = performance.now() + timeoutMs
+	for (const id of index.sessionByDocument.keys()) {
+		for (;;) {
+			const reply = await client.get(`/v3/documents/${id}`)
+			if (reply.status === 200 && reply.body.dreamingStatus === 'done') break
+			if (performance.now() > deadline) throw new Error(`memories of ${id} not formed after ${timeoutMs} ms`)
+			await Bun.sleep(200)
+		}
+	}
+}
+
 async function waitForDocument(client: BenchClient, id: string, timeoutMs = 120_000): Promise<string> {
 	const deadline = performance.now() + timeoutMs
 	for (;;) {
@@ -78,23 +94,47 @@ async function waitForDocument(client: BenchClient, id: string, timeoutMs = 120_
 }
 
 /**
- * Ingests a conversation session by session, each as one document of `Speaker: text` lines with instant dreaming,
- * waiting for each to be done before the next (memory formation sees the sessions in order). Then reads back every
- * chunk to know which turns it holds.
+ * How sessions are sent. `transcript`: `Speaker: text` lines with instant dreaming and the date in metadata.
+ * `json-in-text`: as a third-party client written for the hosted API sends them, a preamble line with the date and
+ * then the session as a JSON array of `{role, content, speaker}` messages, all in `content`, with the default
+ * (dynamic) dreaming and no metadata date.
  */
-export async function ingestConversation(client: BenchClient, conversation: Conversation): Promise<ConversationIndex> {
-	const index = new ConversationIndex(conversation)
+export type SessionShape = 'transcript' | 'json-in-text'
+
+function sessionDocument(conversation: Conversation, session: Session, shape: SessionShape) {
+	const customId = `${conversation.id}-session-${session.number}`
+	const metadata = { conversation: conversation.id, session: session.number }
+	if (shape === 'json-in-text') {
+		const messages = session.turns.map((turn, i) => ({
+			role: i % 2 === 0 ? 'user' : 'assistant',
+			content: turn.text,
+			speaker: turn.speaker,
+		}))
+		const preamble = `Here is the date the following session took place: ${session.date ?? 'unknown'}`
+		return { content: `${preamble}\n${JSON.stringify(messages)}`, customId, metadata }
+	}
+	return {
+		content: session.turns.map(turnLine).join('\n'),
+		customId,
+		dreaming: 'instant',
+		metadata: { ...metadata, ...(session.date ? { date: session.date } : {}) },
+	}
+}
+
+/**
+ * Ingests a conversation session by session (see SessionShape), waiting for each to be done before the next (memory
+ * formation sees the sessions in order). Then reads back every chunk to know which turns it holds.
+ */
+export async function ingestConversation(
+	client: BenchClient,
+	conversation: Conversation,
+	shape: SessionShape = 'transcript',
+): Promise<ConversationIndex> {
+	const index = new ConversationIndex(conversation, shape)
 	for (const session of conversation.sessions) {
 		const reply = await client.post('/v3/documents', {
-			content: session.turns.map(turnLine).join('\n'),
+			...sessionDocument(conversation, session, shape),
 			containerTag: index.containerTag,
-			customId: `${conversation.id}-session-${session.number}`,
-			dreaming: 'instant',
-			metadata: {
-				conversation: conversation.id,
-				session: session.number,
-				...(session.date ? { date: session.date } : {}),
-			},
 		})
 		if (reply.status !== 200) throw new Error(`POST /v3/documents answered ${reply.status}`)
 		const status = await waitForDocument(client, reply.body.id)

@@ -1,3 +1,4 @@
+import type { ApiKey } from '../domain/types.ts'
 import { randomBase62 } from '../ids.ts'
 import type { Storage } from '../plugins/storage.ts'
 
@@ -21,14 +22,18 @@ export async function createApiKey(
 ): Promise<{ key: string; id: string; orgId: string; orgName: string; orgCreated: boolean }> {
 	const existing = await storage.orgs.byName(input.orgName)
 	const org = existing ?? (await storage.orgs.create(input.orgName))
-	const key = generateApiKey()
-	const record = await storage.keys.create({
-		orgId: org.id,
-		name: input.name,
-		prefix: key.slice(0, 10),
-		hash: hashApiKey(key),
-	})
+	const { key, record } = await createOrgKey(storage, { orgId: org.id, name: input.name })
 	return { key, id: record.id, orgId: org.id, orgName: org.name, orgCreated: !existing }
+}
+
+/** Creates a key in an existing organization, optionally expiring and restricted to some container tags. */
+export async function createOrgKey(
+	storage: Storage,
+	input: { orgId: string; name: string; expiresAt?: Date | null; containerTags?: string[] | null },
+): Promise<{ key: string; record: ApiKey }> {
+	const key = generateApiKey()
+	const record = await storage.keys.create({ ...input, prefix: key.slice(0, 10), hash: hashApiKey(key) })
+	return { key, record }
 }
 
 export const DEFAULT_ORG = 'default'

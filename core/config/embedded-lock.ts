@@ -2,12 +2,29 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { StartupError } from '../errors.ts'
 
-function alive(pid: number): boolean {
+/**
+ * True while the process runs. A process killed with -9 stays in the process table as a zombie (state Z, or X while
+ * it is being reaped) until its parent collects it; it holds nothing, so it counts as gone.
+ */
+export function processRuns(pid: number): boolean {
 	try {
 		process.kill(pid, 0)
-		return true
+	} catch (error) {
+		// EPERM: the process exists but belongs to someone else.
+		return (error as { code?: string }).code === 'EPERM'
+	}
+	const state = processState(pid)
+	return state !== 'Z' && state !== 'X'
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, D, Z, ...), or null where /proc is not available. */
+function processState(pid: number): string | null {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+		// The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
+		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || null
 	} catch {
-		return false
+		return null
 	}
 }
 
@@ -22,7 +39,7 @@ export function lockEmbeddedStore(dataDir: string): () => void {
 	try {
 		holder = Number(readFileSync(path, 'utf8').trim()) || null
 	} catch {}
-	if (holder && holder !== process.pid && alive(holder)) {
+	if (holder && holder !== process.pid && processRuns(holder)) {
 		throw new StartupError(
 			`the embedded store in ${dataDir} is in use by process ${holder}; stop it first, or run the service on PostgreSQL (DATABASE_URL) to share a store between processes`,
 		)

@@ -14,6 +14,13 @@ export interface IngestSettings {
 	urlAllowlist: string[]
 	/** Largest total a compressed office file (DOCX, PPTX, XLSX) may inflate to; more fails it as a zip bomb. */
 	maxUncompressedBytes: number
+	/**
+	 * Time one attempt at a document may take to be read, split, embedded and have its memories extracted, in
+	 * seconds; over it the document fails with that reason (not retried).
+	 */
+	documentTimeoutSeconds: number
+	/** Growth of resident memory a document's parsing or memory extraction may cause, in MiB; over it the document fails. */
+	documentMaxMemoryMb: number
 	/** Where files-local keeps originals; null means `<dataDir>/files`. */
 	filesDir: string | null
 	/** Secret that signs file URLs; null means one generated once and kept in the store. */
@@ -37,6 +44,8 @@ export function ingestSettingsFromEnv(env: Env, integer: Integer): IngestSetting
 			.map((entry) => entry.trim())
 			.filter(Boolean),
 		maxUncompressedBytes: integer(env, 'MEMORY_MAX_UNCOMPRESSED_BYTES', 200 * MiB, 1),
+		documentTimeoutSeconds: integer(env, 'MEMORY_DOCUMENT_TIMEOUT_SECONDS', 300, 1),
+		documentMaxMemoryMb: integer(env, 'MEMORY_DOCUMENT_MAX_MEMORY_MB', 768, 64),
 		filesDir: env.MEMORY_FILES_DIR || null,
 		fileUrlSecret: env.MEMORY_FILE_URL_SECRET || null,
 		publicUrl: env.MEMORY_PUBLIC_URL ? env.MEMORY_PUBLIC_URL.replace(/\/+$/, '') : null,

@@ -6,7 +6,7 @@ import { runSync } from './sync-runner.ts'
 export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
 	await deps.queue.define(SYNC_QUEUE, {
 		retryLimit: 3,
-		retryDelaySeconds: 30,
+		retryDelaySeconds: 10,
 		expireInSeconds: 2 * 3600,
 		policy: 'stately',
 	})

@@ -1,5 +1,5 @@
 import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
-import { notFound } from '../errors.ts'
+import { HttpError, notFound } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { FileStore } from '../plugins/files.ts'
@@ -109,6 +109,24 @@ export function createDocumentService(deps: {
 			if (dropsFile) await removeFiles([existing.file!.key])
 			if (result.needsProcessing) await enqueue(scope, result.document)
 			return result.document
+		},
+
+		/** Sends a failed document through the pipeline again, from its first stage that did not finish. */
+		async retry(scope: Scope, idOrCustomId: string): Promise<DocumentRecord> {
+			const document = await storage.documents.get(scope, idOrCustomId)
+			if (!document) throw notFound('Document')
+			if (document.status !== 'failed') {
+				throw new HttpError(409, 'Conflict', `only a failed document can be retried; this one is ${document.status}`)
+			}
+			const stages = document.stages.filter((stage) => stage.outcome === 'ok')
+			await storage.documents.setProgress(document.id, {
+				contentHash: document.contentHash,
+				status: 'queued',
+				stages,
+				error: null,
+			})
+			await enqueue(scope, document)
+			return { ...document, status: 'queued', stages, error: null }
 		},
 
 		async delete(scope: Scope, idOrCustomId: string): Promise<void> {

@@ -61,6 +61,10 @@ export interface ApiKey {
 	createdAt: Date
 	lastUsedAt: Date | null
 	revokedAt: Date | null
+	/** After this instant the key is refused everywhere; null never expires. */
+	expiresAt: Date | null
+	/** The only container tags the key may read and write; null is unrestricted (may also manage keys and settings). */
+	containerTags: string[] | null
 }
 
 /** One recorded pipeline stage: when it started and ended, and how it went. */

@@ -1,26 +1,28 @@
 import { Elysia } from 'elysia'
-import { HttpError } from '../errors.ts'
+import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
 import type { Logger } from '../logger.ts'
+import { mcpDepsFrom } from '../mcp/deps.ts'
+import { mcpRoutes } from '../mcp/http.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
+import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
 import type { RouteDeps } from './route-deps.ts'
 import { connectionCallbackRoutes } from './routes/connection-callbacks.ts'
 import { connectionRoutes } from './routes/connections.ts'
+import { consoleRoutes } from './routes/console.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
 import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
 import { documentBatchRoutes } from './routes/documents-batch.ts'
 import { documentFileRoutes } from './routes/documents-file.ts'
 import { fileRoutes } from './routes/files.ts'
+import { keyRoutes } from './routes/keys.ts'
 import { memoryRoutes } from './routes/memories.ts'
 import { profileRoutes } from './routes/profile.ts'
 import { searchRoutes } from './routes/search.ts'
 import { memorySearchRoutes } from './routes/search-v4.ts'
 import { settingsRoutes } from './routes/settings.ts'
 import { usageRoutes } from './routes/usage.ts'
-
-const tooLarge = (bytes: number, limit: number) =>
-	new HttpError(413, 'Payload too large', `the body is ${bytes} bytes; the limit is ${limit}`)
 
 export interface AppOptions {
 	logger: Logger
@@ -29,6 +31,10 @@ export interface AppOptions {
 	maxUploadBytes?: number
 	/** True once storage and workers are up; the health check reports it. */
 	ready: () => boolean
+	/** The MCP endpoint's allowed Host and Origin names (besides localhost and the public URL's host). */
+	mcp?: { allowedHosts: string[]; allowedOrigins: string[]; publicUrl: string | null }
+	/** The developer console's bundle (one is made when not given). */
+	console?: ConsoleBundle
 }
 
 /** When each request arrived, for its Server-Timing header. */
@@ -40,11 +46,10 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 		// normalize: false makes unknown request fields an error instead of silently dropping them.
 		new Elysia({ normalize: false })
 			.use(errorHandling(options.logger))
-			.onRequest(({ request }) => {
-				arrivedAt.set(request, performance.now())
-				const length = Number(request.headers.get('content-length') ?? 0)
-				const limit = bodyLimit(request, options)
-				if (length > limit) throw tooLarge(length, limit)
+			.onRequest((context) => {
+				checkDeclaredSize(context.request, options)
+				context.request = guardBody(context.request, options)
+				arrivedAt.set(context.request, performance.now())
 			})
 			// Server time of every successful request (browsers' developer tools and the benches read it); error responses
 			// are built by the error handler and carry none.
@@ -65,6 +70,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				{ detail: { tags: ['health'], summary: 'Health check (no key needed)', security: [] } },
 			)
 			.use(apiDocs())
+			.use(consoleRoutes(options.console ?? createConsoleBundle({ logger: options.logger })))
 			.use(documentFileRoutes(deps))
 			.use(documentBatchRoutes({ ...deps, logger: options.logger }))
 			.use(documentRoutes(deps))
@@ -79,17 +85,17 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(containerTagRoutes(deps))
 			.use(connectionCallbackRoutes(deps))
 			.use(connectionRoutes(deps))
+			.use(
+				mcpRoutes(mcpDepsFrom(deps, options.logger), {
+					verify: deps.verify,
+					allowedHosts: options.mcp?.allowedHosts ?? [],
+					allowedOrigins: options.mcp?.allowedOrigins ?? [],
+					publicUrl: options.mcp?.publicUrl ?? null,
+					maxBodyBytes: options.maxBodyBytes,
+				}),
+			)
+			.use(keyRoutes(deps))
 	)
 }
 
 export type App = ReturnType<typeof createApp>
-
-/** Room for the upload form's other fields and multipart framing. */
-export const UPLOAD_FORM_OVERHEAD = 1024 * 1024
-
-/** The body limit of a request: the upload route takes files up to the upload limit, every other route the body limit. */
-function bodyLimit(request: Request, options: AppOptions): number {
-	if (options.maxUploadBytes === undefined || request.method !== 'POST') return options.maxBodyBytes
-	const path = request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2)).split('?')[0]
-	return path === '/v3/documents/file' ? options.maxUploadBytes + UPLOAD_FORM_OVERHEAD : options.maxBodyBytes
-}

@@ -1,21 +1,48 @@
 import { Elysia } from 'elysia'
 import type { Principal } from '../auth/verifier.ts'
 import { HttpError } from '../errors.ts'
+import { assertRequestStorable } from './guards/text-rule.ts'
 
 const unauthorized = (details: string) => new HttpError(401, 'Unauthorized', details)
 
+/** Each request's key is verified once (verify also spends its rate limit), whichever stage asks first. */
+const verified = new WeakMap<Request, Promise<Principal>>()
+
+async function authenticate(header: string | null, verify: (key: string) => Promise<Principal | null>) {
+	if (!header) throw unauthorized('Missing Authorization header (expected "Bearer <api key>")')
+	const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+	if (!match) throw unauthorized('Authorization header must be "Bearer <api key>"')
+	const principal = await verify(match[1]!)
+	if (!principal) throw unauthorized('Invalid, expired or revoked API key')
+	return principal
+}
+
+function principalOf(request: Request, verify: (key: string) => Promise<Principal | null>): Promise<Principal> {
+	let principal = verified.get(request)
+	if (!principal) {
+		principal = authenticate(request.headers.get('authorization'), verify)
+		verified.set(request, principal)
+	}
+	return principal
+}
+
 /**
- * Resolves `Authorization: Bearer <key>` to the key's organization before the body is validated, so an anonymous
- * request learns nothing about the route's input rules. Every route registered after this plugin is protected.
+ * Resolves `Authorization: Bearer <key>` to the key's organization before the body is read or validated, so an
+ * anonymous request learns nothing about the route's input rules and costs no parsing. Every route registered after
+ * this plugin is protected.
  */
 export function bearerAuth(verify: (key: string) => Promise<Principal | null>) {
-	return new Elysia().derive({ as: 'scoped' }, async ({ headers }) => {
-		const header = headers.authorization
-		if (!header) throw unauthorized('Missing Authorization header (expected "Bearer <api key>")')
-		const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-		if (!match) throw unauthorized('Authorization header must be "Bearer <api key>"')
-		const principal = await verify(match[1]!)
-		if (!principal) throw unauthorized('Invalid or revoked API key')
-		return { principal, scope: { orgId: principal.orgId } }
-	})
+	return (
+		new Elysia()
+			// Runs first in the parse stage and parses nothing (undefined lets the route's parser go on).
+			.onParse({ as: 'scoped' }, async ({ request }) => {
+				await principalOf(request, verify)
+			})
+			// Routes without a body have no parse stage: here their key is checked. Then the one rule for text.
+			.derive({ as: 'scoped' }, async ({ request, params, query, body }) => {
+				const principal = await principalOf(request, verify)
+				assertRequestStorable({ params, query, body })
+				return { principal, scope: { orgId: principal.orgId } }
+			})
+	)
 }

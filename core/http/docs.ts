@@ -5,6 +5,31 @@ import { Elysia } from 'elysia'
 const SWAGGER_ASSETS = dirname(Bun.resolveSync('swagger-ui-dist/package.json', import.meta.dir))
 const ASSET_NAMES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css'])
 
+/** The operation groups of /openapi.json, in the order Swagger UI lists them. */
+export const API_TAGS = [
+	{ name: 'health', description: 'Service information and health check; no key needed' },
+	{
+		name: 'documents',
+		description:
+			'Add text, URLs, files and batches; each is processed in the background (queued → done) into searchable chunks and memories',
+	},
+	{ name: 'search', description: 'Search document chunks (v3) or memories, memories and chunks, or chunks (v4)' },
+	{ name: 'memories', description: 'Write, version, list and forget memories directly' },
+	{
+		name: 'conversations',
+		description: 'Send a chat as messages; re-sending it with more turns extracts only the new ones',
+	},
+	{ name: 'profile', description: "A container's lasting facts, recent context and buckets, with an optional search" },
+	{ name: 'container-tags', description: 'Containers (users, projects, tenants): list, describe, delete and merge' },
+	{ name: 'settings', description: "The organization's settings, profile buckets and OAuth applications; reset" },
+	{ name: 'usage', description: "The organization's usage counters per day" },
+	{
+		name: 'connections',
+		description:
+			'Connections to providers (GitHub, ...): authorize, choose resources, sync on schedule, webhook or demand; sync runs',
+	},
+]
+
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */
 export function apiDocs() {
 	return new Elysia()
@@ -33,6 +58,7 @@ export function apiDocs() {
 						description:
 							'Self-hosted memory and knowledge service speaking the Supermemory API (v3 and v4). Authorize with your API key.',
 					},
+					tags: API_TAGS,
 					components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
 					security: [{ bearerAuth: [] }],
 				},

@@ -1,3 +1,4 @@
+import type { KeyService } from '../auth/key-service.ts'
 import type { Principal } from '../auth/verifier.ts'
 import type { Services } from '../services.ts'
 
@@ -7,4 +8,6 @@ export interface RouteDeps extends Omit<Services, 'connectorDeps'> {
 	verify: (key: string) => Promise<Principal | null>
 	/** MEMORY_PUBLIC_URL: where providers reach this service (OAuth callbacks, webhooks); else each request's origin. */
 	publicUrl: string | null
+	/** The organization's API keys (create, list, revoke). */
+	keys: KeyService
 }

@@ -117,6 +117,7 @@ export function searchResult(hit: SearchHit, include: SearchIncludes) {
 			updatedAt: iso(hit.document.updatedAt),
 			documentId: hit.document.id,
 			position: hit.chunk.position,
+			...(hit.provisional ? { provisional: true } : {}),
 			...(include.documents || include.summaries ? { documents: [resultDocument(hit.document, include)] } : {}),
 		}
 	}

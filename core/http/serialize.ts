@@ -32,6 +32,7 @@ export function documentDetail(document: DocumentRecord) {
 		raw: null,
 		source: document.source,
 		ogImage: null,
+		spatialPoint: null,
 		taskType: document.taskType,
 		dreaming: document.dreaming,
 		error: document.error,

@@ -91,7 +91,11 @@ export interface JobQueue {
 export async function openJobQueue(
 	database: JobDatabase,
 	logger: Logger,
-	options: { heartbeat: boolean },
+	options: {
+		heartbeat: boolean
+		/** The longest a document's attempt may run (its time budget): a job is never expired while it may still run. */
+		documentBudgetSeconds?: number
+	},
 ): Promise<JobQueue> {
 	const boss =
 		database.kind === 'connection-string'
@@ -119,7 +123,6 @@ export async function openJobQueue(
 		notify: true,
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
 	}
-	const defined = new Set<string>()
 	const define = async (name: string, policy: QueuePolicy) => {
 		const options = {
 			...retried,
@@ -128,12 +131,26 @@ export async function openJobQueue(
 			expireInSeconds: policy.expireInSeconds,
 			policy: policy.policy ?? 'standard',
 		}
-		if (await boss.getQueue(name)) await boss.updateQueue(name, options)
+		// A queue's policy is fixed when it is created; its retry and expiry settings may change.
+		const { policy: _fixed, ...changeable } = options
+		if (await boss.getQueue(name)) await boss.updateQueue(name, changeable)
 		else await boss.createQueue(name, options)
-		defined.add(name)
 	}
-	await define(DOCUMENT_QUEUE, { retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 15 * 60, policy: 'stately' })
-	await define(DREAM_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60, policy: 'stately' })
+	// An expired job is handed to another worker while the first may still be on it: expiry stays well past the
+	// budget (a dreaming batch extracts up to 25 documents, each within its budget).
+	const budget = options.documentBudgetSeconds ?? 0
+	await define(DOCUMENT_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 1,
+		expireInSeconds: Math.max(15 * 60, 2 * budget + 60),
+		policy: 'stately',
+	})
+	await define(DREAM_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 2,
+		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
+		policy: 'stately',
+	})
 	await define(CONTAINER_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60 })
 	const workerIds: string[] = []
 	const work: JobQueue['work'] = async (name, options, handle) => {
@@ -237,7 +254,8 @@ export async function openJobQueue(
 		workContainerJobs: (handle) => work<ContainerJob>(CONTAINER_QUEUE, { concurrency: 1 }, (job) => handle(job)),
 		async recoverOrphans() {
 			let recovered = 0
-			for (const queue of defined) {
+			// Every queue of the store, also those this process has not defined yet (a connector's sync queue).
+			for (const queue of (await boss.getQueues()).map((q) => q.name)) {
 				const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active')
 				if (active.length > 0)
 					await boss.fail(

@@ -1,4 +1,6 @@
 import type { DreamJob, JobAttempt, JobQueue } from '../jobs/queue.ts'
+import { failureReason, rawMessage } from '../pipeline/failure-reason.ts'
+import { StageError } from '../pipeline/stage-error.ts'
 import {
 	type FormationDeps,
 	formDocumentBatch,
@@ -73,9 +75,10 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 			}
 		}
 		for (const [documentId, error] of failures) {
-			const message = error instanceof Error ? error.message : String(error)
-			deps.logger.warn('memory formation failed', { documentId, error: message, retry: !attempt.lastAttempt })
-			if (!attempt.lastAttempt) throw error
+			// A failure retrying cannot help (over its budget, unreadable) ends the document's formation now.
+			const retry = !attempt.lastAttempt && !(error instanceof StageError && error.permanent)
+			deps.logger.warn('memory formation failed', { documentId, error: rawMessage(error), retry })
+			if (retry) throw error
 			const document = await deps.storage.documents.byId(documentId)
 			if (document) {
 				await deps.storage.memories.markDreamed(documentId, document.contentHash, {
@@ -83,7 +86,7 @@ export async function dreamContainer(job: DreamJob, deps: DreamingDeps, attempt:
 					startedAt,
 					endedAt: new Date().toISOString(),
 					outcome: 'failed',
-					error: message,
+					error: failureReason('memories', error),
 				})
 			}
 		}

@@ -1,6 +1,7 @@
 import type { MemorySettings } from '../config/memory-settings.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
+import type { DocumentBudget } from '../pipeline/budget.ts'
 import type { EmbedderPlugin, ExtractorPlugin, RerankerPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { createCalibration } from '../search/calibration.ts'
@@ -25,6 +26,8 @@ export function createMemoryEngine(deps: {
 	queue: JobQueue
 	logger: Logger
 	settings: MemorySettings
+	/** Time and memory a document's memory extraction may take. */
+	budget?: DocumentBudget
 }) {
 	const { storage, embedder, logger, queue } = deps
 	const extractor = deps.extractors[0] ?? null
@@ -42,6 +45,7 @@ export function createMemoryEngine(deps: {
 		queue,
 		quietSeconds: deps.settings.dreamingQuietSeconds,
 		maxWaitSeconds: deps.settings.dreamingMaxWaitSeconds,
+		budget: deps.budget,
 	}
 	const calibration = createCalibration(embedder, storage.meta)
 	return {

@@ -2,11 +2,13 @@ import { type ContainerContext, containerContext, sortCandidates } from '../cont
 import type { DocumentRecord, Scope, StageRecord } from '../domain/types.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../logger.ts'
-import type { EmbedderPlugin, ExtractionInput, ExtractorPlugin } from '../plugins/contract.ts'
+import { type DocumentBudget, startBudget } from '../pipeline/budget.ts'
+import type { EmbedderPlugin, ExtractionInput, ExtractorPlugin, MemoryCandidate } from '../plugins/contract.ts'
 import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
+import { looksLikeMarkup } from './markup.ts'
 import { prepareCandidates, probeFor } from './prepare.ts'
 
 export interface FormationDeps {
@@ -15,6 +17,8 @@ export interface FormationDeps {
 	/** Null when no extractor is configured: documents then form no memories. */
 	extractor: ExtractorPlugin | null
 	logger: Logger
+	/** Time and memory a document's extraction may take (dreaming batches; the pipeline passes its own signal). */
+	budget?: DocumentBudget
 }
 
 export type FormationOutcome =
@@ -32,6 +36,8 @@ export interface FormationOptions {
 	stageStartedAt?: string
 	/** The container's settings for extraction; a batch reads them once for all its documents. */
 	container?: (scope: Scope, containerTag: string) => Promise<ContainerContext>
+	/** Aborts when the document's time budget is spent; without it the extraction gets `FormationDeps.budget`. */
+	signal?: AbortSignal
 }
 
 /** A document read, extracted and embedded, ready for its formation transaction. */
@@ -211,7 +217,12 @@ export async function extractDocument(
 		chunks,
 		...(container.buckets.length > 0 ? { buckets: container.buckets } : {}),
 	}
-	const found = newTurns !== null && newTurns.length === 0 ? [] : await extractor.extract(input)
+	const extracted =
+		newTurns !== null && newTurns.length === 0 ? [] : await extractWithin(extractor, input, options, deps)
+	// Emptied rather than removed: derivedFrom refers to the extractor's indexes (prepareCandidates skips empty ones).
+	const found = extracted.map((candidate) =>
+		looksLikeMarkup(candidate.content) ? { ...candidate, content: '' } : candidate,
+	)
 	return {
 		document,
 		guard: { documentId: document.id, contentHash: document.contentHash, extractedTurns: known },
@@ -232,6 +243,36 @@ export async function extractDocument(
 			dreamingDone: options.dreamingDone,
 			stage: stage ? { ...stage, endedAt: new Date().toISOString() } : undefined,
 		},
+	}
+}
+
+/**
+ * The extractor's candidates within the document's budget: the extractor gets the budget's signal (extractor-rules
+ * ends its worker thread on it), and an extractor that ignores it is not waited for past it.
+ */
+async function extractWithin(
+	extractor: ExtractorPlugin,
+	input: ExtractionInput,
+	options: FormationOptions,
+	deps: FormationDeps,
+): Promise<MemoryCandidate[]> {
+	const own = options.signal ? null : startBudget(deps.budget)
+	const signal = options.signal ?? own?.limits.signal
+	try {
+		if (!signal) return await extractor.extract(input)
+		signal.throwIfAborted()
+		let onAbort = () => {}
+		const aborted = new Promise<never>((_, reject) => {
+			onAbort = () => reject(signal.reason)
+			signal.addEventListener('abort', onAbort, { once: true })
+		})
+		try {
+			return await Promise.race([extractor.extract({ ...input, signal }), aborted])
+		} finally {
+			signal.removeEventListener('abort', onAbort)
+		}
+	} finally {
+		own?.end()
 	}
 }
 

@@ -26,8 +26,8 @@ export class InstantFormation {
 	constructor(private readonly deps: FormationDeps) {}
 
 	/** `waiting` is called when the document is extracted and joins its container's queue. */
-	async form(documentId: string, waiting?: () => void): Promise<FormationOutcome> {
-		const prepared = await extractDocument(documentId, this.deps, { dreamingDone: false })
+	async form(documentId: string, waiting?: () => void, signal?: AbortSignal): Promise<FormationOutcome> {
+		const prepared = await extractDocument(documentId, this.deps, { dreamingDone: false, signal })
 		if ('kind' in prepared) return prepared
 		waiting?.()
 		const key = `${prepared.document.orgId}\u0000${prepared.document.containerTag}`

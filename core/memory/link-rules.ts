@@ -1,7 +1,15 @@
 /** The rules that decide what a statement is to the memories it is compared with (link.ts applies them). */
 import type { LinkableMemory, NewMemory } from '../plugins/memory-storage.ts'
 import type { PreparedCandidate } from './link.ts'
-import { containment, contentWords, cosine, jaccard } from './normalize.ts'
+import {
+	containment,
+	contentWords,
+	cosine,
+	type IdentifyingWords,
+	identifiersDiffer,
+	identifyingWords,
+	jaccard,
+} from './normalize.ts'
 
 /**
  * Near-duplicates: statements sharing this much of their content words (Jaccard), or whose vectors are this close,
@@ -17,6 +25,7 @@ export interface Working {
 	id: string
 	contentKey: string
 	words: Set<string>
+	identifying: IdentifyingWords
 	subject: string | null
 	attribute: string | null
 	value: string | null
@@ -40,6 +49,7 @@ export function working(
 		id: memory.id,
 		contentKey: memory.contentKey,
 		words: contentWords(memory.memory),
+		identifying: identifyingWords(memory.memory),
 		subject: memory.subject,
 		attribute: memory.attribute,
 		value: memory.value,
@@ -83,8 +93,9 @@ export function findDuplicate(
 				return memory
 		}
 	}
+	const identifying = identifyingWords(candidate.content)
 	for (const { memory, similarity } of nearest) {
-		if (conflicts(candidate, memory)) continue
+		if (conflicts(candidate, memory) || identifiersDiffer(identifying, memory.identifying)) continue
 		if (similarity >= DUPLICATE_COSINE || jaccard(words, memory.words) >= DUPLICATE_WORDS) return memory
 	}
 	return null

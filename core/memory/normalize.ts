@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /** Text keys that decide when two statements are the same, independent of the embedder. */
 
 const STOPWORDS = new Set(
@@ -17,6 +19,19 @@ export function contentKey(text: string): string {
 		.trim()
 }
 
+/**
+ * Longest content key stored as it is. A B-tree index entry holds at most 2,704 bytes (a 7,840-byte key failed a
+ * formation); 600 characters are at most 2,400 bytes of UTF-8.
+ */
+const STORED_KEY_CHARS = 600
+
+/** The content key as stored and looked up: a longer key keeps its start and a hash of the whole (still unique). */
+export function storedContentKey(text: string): string {
+	const key = contentKey(text)
+	if (key.length <= STORED_KEY_CHARS) return key
+	return `${key.slice(0, STORED_KEY_CHARS - 66)} #${createHash('sha256').update(key).digest('hex')}`
+}
+
 /** A subject, attribute or value as compared: the content key, or null when nothing is left. */
 export function factKey(text: string | null | undefined): string | null {
 	if (text === null || text === undefined) return null
@@ -30,6 +45,37 @@ export function contentWords(text: string): Set<string> {
 		.split(' ')
 		.filter((word) => word.length > 0 && !STOPWORDS.has(word))
 	return new Set(words.map(stem))
+}
+
+/** A text's words (lower case, lightly stemmed) and, among them, those that identify rather than describe. */
+export interface IdentifyingWords {
+	words: Set<string>
+	identifiers: Set<string>
+}
+
+/**
+ * Identifying words hold a digit (codes, numbers, "Zorbel2") or start with a capital (names). Word vectors know few
+ * of them, so two statements that differ only there embed alike; these are what tell them apart.
+ */
+export function identifyingWords(text: string): IdentifyingWords {
+	const words = new Set<string>()
+	const identifiers = new Set<string>()
+	for (const word of text.normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+		const lower = word.toLowerCase()
+		words.add(stem(lower))
+		if (!STOPWORDS.has(lower) && (/\p{N}/u.test(word) || /^\p{Lu}/u.test(word))) identifiers.add(stem(lower))
+	}
+	return { words, identifiers }
+}
+
+/**
+ * True when one text holds an identifying word the other does not hold at all: "Zorbel1 delivered QX0001K" and
+ * "Zorbel2 delivered QX0002K" are different statements however close their vectors and other words are.
+ */
+export function identifiersDiffer(a: IdentifyingWords, b: IdentifyingWords): boolean {
+	for (const word of a.identifiers) if (!b.words.has(word)) return true
+	for (const word of b.identifiers) if (!a.words.has(word)) return true
+	return false
 }
 
 function stem(word: string): string {

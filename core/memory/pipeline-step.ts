@@ -7,8 +7,8 @@ export function memoryStep(deps: DreamingDeps): MemoryStep {
 	const instant = new InstantFormation(deps)
 	return {
 		forms: (document) => deps.extractor !== null && document.taskType === 'memory',
-		async formNow(documentId, waiting) {
-			await instant.form(documentId, waiting)
+		async formNow(documentId, waiting, signal) {
+			await instant.form(documentId, waiting, signal)
 		},
 		async dreamLater(document) {
 			await armContainer(deps, { orgId: document.orgId, containerTag: document.containerTag })

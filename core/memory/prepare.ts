@@ -1,7 +1,7 @@
 import type { ConversationTurn, EmbedderPlugin, MemoryCandidate } from '../plugins/contract.ts'
 import type { FormationProbe } from '../plugins/memory-storage.ts'
 import type { PreparedCandidate } from './link.ts'
-import { contentKey, factKey } from './normalize.ts'
+import { contentKey, factKey, storedContentKey } from './normalize.ts'
 
 const EMBED_BATCH = 64
 const MAX_MEMORY_CHARS = 10_000
@@ -51,6 +51,8 @@ export async function prepareCandidates(
 	for (let start = 0; start < kept.length; start += EMBED_BATCH) {
 		const batch = kept.slice(start, start + EMBED_BATCH).map((entry) => entry.content)
 		vectors.push(...(await embedder.embed(batch, 'document')))
+		// A local embedder computes on the event loop: requests get their turn between batches.
+		await new Promise<void>((resolve) => setImmediate(resolve))
 	}
 	const positionsOfTurn = turnLocator(context.chunks, context.turns)
 	return kept.map(({ candidate, content }, index) => {
@@ -61,7 +63,7 @@ export async function prepareCandidates(
 				: turns.flatMap(positionsOfTurn)
 		return {
 			content,
-			contentKey: contentKey(content),
+			contentKey: storedContentKey(content),
 			vector: vectors[index]!,
 			subject: factKey(candidate.subject),
 			attribute: factKey(candidate.attribute),

@@ -6,7 +6,7 @@ import type { FormationPlan, NewMemory } from '../plugins/memory-storage.ts'
 import { factsOf } from './facts.ts'
 import type { FormationDeps } from './form-document.ts'
 import { type PreparedCandidate, planFormation } from './link.ts'
-import { contentKey, factKey } from './normalize.ts'
+import { factKey, storedContentKey } from './normalize.ts'
 import { probeFor } from './prepare.ts'
 
 export interface TemporalContext {
@@ -57,7 +57,7 @@ export async function createMemories(
 	])
 	const candidates: PreparedCandidate[] = inputs.map((input, index) => ({
 		content: contents[index]!,
-		contentKey: contentKey(contents[index]!),
+		contentKey: storedContentKey(contents[index]!),
 		vector: vectors[index]!,
 		subject: factKey(facts[index]?.subject),
 		attribute: factKey(facts[index]?.attribute),
@@ -142,7 +142,7 @@ export async function updateMemory(deps: FormationDeps, scope: Scope, input: Upd
 			const created: NewMemory = {
 				id: newMemoryId,
 				memory: content,
-				contentKey: contentKey(content),
+				contentKey: storedContentKey(content),
 				embedding: vector!,
 				version: latest.version + 1,
 				parentMemoryId: latest.id,

@@ -1,16 +1,14 @@
 import type { DocumentRecord, DocumentType } from '../domain/types.ts'
+import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { FileStore } from '../plugins/files.ts'
-import { csvToText } from './extract/csv.ts'
 import { detectFile } from './extract/detect.ts'
 import { FetchError, type FetchPolicy, fetchUrl } from './extract/fetch-url.ts'
-import { htmlToText } from './extract/html.ts'
 import type { Ocr } from './extract/image.ts'
 import { type FileKind, KINDS } from './extract/kinds.ts'
-import { officeToText } from './extract/office.ts'
-import { pdfToText } from './extract/pdf.ts'
+import { plainText } from './extract/plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './extract/structured.ts'
-import { decodeText, deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
-import { PermanentStageError } from './stage-error.ts'
+import { deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
+import { PermanentStageError, StageError } from './stage-error.ts'
 
 export { deriveTitle } from './extract/text.ts'
 
@@ -26,6 +24,8 @@ export interface ExtractionDeps {
 	fetchPolicy: FetchPolicy
 	maxUncompressedBytes: number
 	ocr: Ocr
+	/** The document's time and memory budget for parsing; none: unbounded (tests, tools). */
+	limits?: IsolationLimits
 }
 
 /** Content that is one URL (any scheme, so a `file://` URL is refused rather than indexed as text). */
@@ -46,7 +46,7 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const { files } = required(deps)
 		const bytes = await files.get(document.file.key)
 		// Retried: a re-upload may have replaced the file since this attempt read the document.
-		if (!bytes) throw new Error('the original file is missing from the file store')
+		if (!bytes) throw new StageError('the original file is missing from the file store')
 		const detection = await detectFile({
 			bytes,
 			fileName: document.file.name,
@@ -63,7 +63,7 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const text = normaliseText(structuredToText(structured))
 		return withTitle(document, { text, title: structuredTitle(structured), type: document.type }, null)
 	}
-	return withTitle(document, { text: normaliseText(document.content), title: null, type: document.type }, null)
+	return withTitle(document, { ...plainText(document.content), type: document.type }, null)
 }
 
 function required(deps: ExtractionDeps | undefined): ExtractionDeps {
@@ -97,49 +97,19 @@ async function extractUrl(url: string, deps: ExtractionDeps): Promise<Extracted>
 	return extractBytes(fetched.body, detection.kind, deps)
 }
 
-/** Text of a file of a known kind. */
+/** Text of a file of a known kind: parsed in a worker thread under the limits (OCR runs in its own workers). */
 export async function extractBytes(bytes: Uint8Array, kind: FileKind, deps: ExtractionDeps): Promise<Extracted> {
-	const type = KINDS[kind].type
-	switch (kind) {
-		case 'pdf': {
-			const { text, title } = await pdfToText(bytes)
-			if (!text) throw new PermanentStageError('the PDF has no text layer (a scan?); nothing to index')
-			return { text, title, type }
-		}
-		case 'docx':
-		case 'pptx':
-		case 'xlsx':
-			return { ...(await officeToText(bytes, kind, deps)), type }
-		case 'image': {
-			const text = await deps.ocr.recognize(bytes)
-			if (!text) throw new PermanentStageError('no text was found in the image')
-			return { text, title: null, type }
-		}
-		default:
-			return await textFile(textOf(bytes), kind, type)
+	if (kind === 'image') {
+		const text = await deps.ocr.recognize(bytes)
+		if (!text) throw new PermanentStageError('no text was found in the image')
+		return { text, title: null, type: KINDS[kind].type }
 	}
+	return runIsolated<Extracted>(FILE_TEXT, 'fileText', [bytes, kind, deps.maxUncompressedBytes], deps.limits ?? {})
 }
 
-function textOf(bytes: Uint8Array): string {
-	const text = decodeText(bytes)
-	if (text === null) throw new PermanentStageError('the file is binary data, not text')
-	return text
-}
+const FILE_TEXT = new URL('./extract/file-text.ts', import.meta.url).href
 
-async function textFile(text: string, kind: FileKind, type: DocumentType): Promise<Extracted> {
-	switch (kind) {
-		case 'html': {
-			const page = await htmlToText(text)
-			return { text: normaliseText(page.text), title: page.title, type }
-		}
-		case 'csv':
-			return { text: normaliseText(csvToText(text)), title: null, type }
-		case 'json': {
-			const structured = parseStructured(text)
-			if (!structured) throw new PermanentStageError('the JSON file does not hold an object or an array')
-			return { text: normaliseText(structuredToText(structured)), title: structuredTitle(structured), type }
-		}
-		default:
-			return { text: normaliseText(text), title: null, type }
-	}
+/** Loads the file parsers in their worker thread now, so the first upload does not wait for them. */
+export function warmFileParsers(): Promise<void> {
+	return runIsolated(FILE_TEXT, 'warm', [], {})
 }

@@ -1,12 +1,15 @@
 import type { DocumentRecord, DocumentStatus, PipelineStage, RecordedStage, StageRecord } from '../domain/types.ts'
 import { PIPELINE_STAGES } from '../domain/types.ts'
+import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
+import { type DocumentBudget, startBudget } from './budget.ts'
 import { chunkText, type TextChunk } from './chunker.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
-import { PermanentStageError } from './stage-error.ts'
+import { failureReason, rawMessage } from './failure-reason.ts'
+import { PermanentStageError, StageError } from './stage-error.ts'
 
 export interface PipelineDeps {
 	storage: Storage
@@ -16,6 +19,8 @@ export interface PipelineDeps {
 	extraction?: ExtractionDeps
 	/** Memory formation after indexing (core/memory/pipeline-step.ts); without it no document forms memories. */
 	memories?: MemoryStep
+	/** Time and memory one attempt at a document may take; without it, unbounded. */
+	budget?: DocumentBudget
 }
 
 export interface MemoryStep {
@@ -25,7 +30,7 @@ export interface MemoryStep {
 	 * Forms the document's memories now: the `memories` stage of instant dreaming. `waiting` is called when the
 	 * document is ready and only waits for its container's formation.
 	 */
-	formNow(documentId: string, waiting?: () => void): Promise<void>
+	formNow(documentId: string, waiting?: () => void, signal?: AbortSignal): Promise<void>
 	/** Hands the done document to its container's dreaming batch (dynamic dreaming). Idempotent. */
 	dreamLater(document: DocumentRecord): Promise<void>
 }
@@ -40,8 +45,14 @@ const EMBED_BATCH = 64
  */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/** Text longer than this is split into chunks in a worker thread (5 MB takes seconds). */
+const ISOLATED_CHUNKING_CHARS = 100_000
+const CHUNKER = new URL('./chunker.ts', import.meta.url).href
+
 /** What one run of the pipeline read or computed in an earlier stage, so later ones need not do it again. */
 interface RunState {
+	/** The attempt's budget: limits for work in worker threads, whose signal aborts once the time is spent. */
+	limits: IsolationLimits
 	/**
 	 * The text as stored (storage may normalise it), so a retried run splits it the same way: kept from extraction,
 	 * read by a run that resumes after it.
@@ -60,13 +71,20 @@ async function textOf(document: DocumentRecord, storage: Storage, run: RunState)
 }
 
 async function chunksOf(document: DocumentRecord, storage: Storage, run: RunState): Promise<TextChunk[]> {
-	run.chunks ??= chunkText(await textOf(document, storage, run))
+	if (run.chunks) return run.chunks
+	const text = await textOf(document, storage, run)
+	run.chunks =
+		text.length > ISOLATED_CHUNKING_CHARS
+			? await runIsolated<TextChunk[]>(CHUNKER, 'chunkText', [text], run.limits)
+			: chunkText(text)
 	return run.chunks
 }
 
 const STAGES: Record<PipelineStage, StageRunner> = {
 	async extracting(document, { storage, extraction }, run) {
-		run.text = await storage.documents.setExtracted(document.id, await extractText(document, extraction))
+		const extracted = await extractText(document, extraction && { ...extraction, limits: run.limits })
+		run.limits.signal?.throwIfAborted()
+		run.text = await storage.documents.setExtracted(document.id, extracted)
 	},
 	async chunking(document, { storage }, run) {
 		if ((await chunksOf(document, storage, run)).length === 0) {
@@ -88,11 +106,15 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 				batch.map((chunk) => chunk.content),
 				'document',
 			)
+			// Embedding and the write each hold the event loop for a while with a local embedder and the embedded
+			// database: requests get their turn between the two.
+			await yieldToEventLoop()
 			await storage.chunks.stage(
 				document.id,
 				batch.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[i]! })),
 			)
 			await yieldToEventLoop()
+			run.limits.signal?.throwIfAborted()
 		}
 	},
 	async indexing(document, { storage }) {
@@ -107,7 +129,6 @@ const STAGES: Record<PipelineStage, StageRunner> = {
  * Throws when the attempt failed and may be retried; marks the document failed on a permanent or last failure.
  */
 export async function processDocument(documentId: string, deps: PipelineDeps, attempt: JobAttempt): Promise<void> {
-	const { lastAttempt, waiting } = attempt
 	const document = await deps.storage.documents.byId(documentId)
 	if (!document) return
 	const formsMemories = deps.memories?.forms(document) ?? false
@@ -117,6 +138,23 @@ export async function processDocument(documentId: string, deps: PipelineDeps, at
 		if (formsMemories && !instant && document.dreamingStatus === 'dreaming') await deps.memories!.dreamLater(document)
 		return
 	}
+	const budget = startBudget(deps.budget)
+	try {
+		await runStages(document, deps, attempt, { limits: budget.limits })
+	} finally {
+		budget.end()
+	}
+}
+
+async function runStages(
+	document: DocumentRecord,
+	deps: PipelineDeps,
+	{ lastAttempt, waiting }: JobAttempt,
+	run: RunState,
+): Promise<void> {
+	const documentId = document.id
+	const formsMemories = deps.memories?.forms(document) ?? false
+	const instant = formsMemories && document.dreaming === 'instant'
 	const stages: StageRecord[] = document.stages.filter((record) => record.outcome === 'ok')
 	const finished = new Set(stages.map((record) => record.stage))
 	const contentHash = document.contentHash
@@ -125,7 +163,6 @@ export async function processDocument(documentId: string, deps: PipelineDeps, at
 	const record = (update: Omit<ProgressUpdate, 'contentHash'>) =>
 		deps.storage.documents.setProgress(document.id, { ...update, contentHash })
 
-	const run: RunState = {}
 	const steps: RecordedStage[] = instant ? [...PIPELINE_STAGES, 'memories'] : [...PIPELINE_STAGES]
 	// Instant memory formation happens before `done`; the document shows `indexing` meanwhile.
 	const statusOf = (stage: RecordedStage): DocumentStatus => (stage === 'memories' ? 'indexing' : stage)
@@ -135,17 +172,17 @@ export async function processDocument(documentId: string, deps: PipelineDeps, at
 		const running: StageRecord = { stage, startedAt: new Date().toISOString(), endedAt: null, outcome: 'running' }
 		if (!(await record({ status: statusOf(stage), stages: [...stages, running] }))) return
 		try {
-			if (stage === 'memories') await deps.memories!.formNow(document.id, waiting)
+			if (stage === 'memories') await deps.memories!.formNow(document.id, waiting, run.limits.signal)
 			else await STAGES[stage](document, deps, run)
 		} catch (error) {
-			const permanent = error instanceof PermanentStageError
-			const message = error instanceof Error ? error.message : String(error)
+			const permanent = error instanceof StageError && error.permanent
+			const message = failureReason(stage, error)
 			const failed: StageRecord = { ...running, endedAt: new Date().toISOString(), outcome: 'failed', error: message }
 			const giveUp = permanent || lastAttempt
 			// A retry resumes at this stage; a failure that will not be retried ends the document here.
 			const status = giveUp ? 'failed' : statusOf(stage)
 			if (!(await record({ status, stages: [...stages, failed], error: message }))) return
-			deps.logger.warn('pipeline stage failed', { documentId, stage, error: message, retry: !giveUp })
+			deps.logger.warn('pipeline stage failed', { documentId, stage, error: rawMessage(error), retry: !giveUp })
 			if (giveUp) return
 			throw error
 		}

@@ -78,6 +78,11 @@ export interface ExtractionInput {
 	 * (the LLM extractor) puts their keys in `MemoryCandidate.buckets`.
 	 */
 	buckets?: { key: string; description: string }[]
+	/**
+	 * Aborts when the document's time budget is spent (its reason says so): stop then. Core stops waiting for the
+	 * extraction at that point anyway; CPU-heavy extractors run in a worker thread (`runIsolated`) they can end.
+	 */
+	signal?: AbortSignal
 }
 
 /** One atomic, self-contained statement an extractor found. Core decides whether it is new, a duplicate or a version. */

@@ -70,6 +70,12 @@ export interface MemoryStore {
 	searchByVector(scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]>
 	searchByText(scope: Scope, query: MemorySearchQuery): Promise<MemoryTextHit[]>
 
+	/**
+	 * Documents of the containers (any org container when null) that are done but whose memories are still forming
+	 * (dynamic dreaming), up to `limit`: memory search considers their chunks until their memories exist.
+	 */
+	formingDocuments(scope: Scope, containerTags: string[] | null, limit: number): Promise<string[]>
+
 	/* Dreaming (worker side). */
 	/** The document and what formation already did for it, or null when it is gone. */
 	formationState(documentId: string): Promise<DocumentFormationState | null>

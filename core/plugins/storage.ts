@@ -59,13 +59,26 @@ export interface OrgStore {
 	count(): Promise<number>
 }
 
+export interface NewApiKey {
+	orgId: string
+	name: string
+	prefix: string
+	hash: string
+	expiresAt?: Date | null
+	containerTags?: string[] | null
+}
+
 export interface KeyStore {
-	create(input: { orgId: string; name: string; prefix: string; hash: string }): Promise<ApiKey>
-	/** Only keys that are not revoked. */
+	create(input: NewApiKey): Promise<ApiKey>
+	/** Only keys that are not revoked (expired ones included: the caller decides). */
 	byHash(hash: string): Promise<(ApiKey & { orgName: string }) | null>
 	list(): Promise<(ApiKey & { orgName: string })[]>
-	/** True when a key was revoked by this call. */
-	revoke(id: string): Promise<boolean>
+	/** One organization's keys, revoked ones left out, oldest first. */
+	listForOrg(orgId: string): Promise<ApiKey[]>
+	/** True when a key was revoked by this call; with orgId, only a key of that organization. */
+	revoke(id: string, orgId?: string): Promise<boolean>
+	/** Records that the key was used now. */
+	touch(id: string): Promise<void>
 }
 
 export interface NewDocument {
@@ -212,6 +225,8 @@ export interface ChunkSearchQuery {
 	terms: string[]
 	filters?: QueryFilter
 	documentId?: string
+	/** Only chunks of these documents. */
+	documentIds?: string[]
 	filepath?: string
 	/** Candidates per ranking. */
 	limit: number

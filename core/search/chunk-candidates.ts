@@ -28,6 +28,7 @@ export async function chunkCandidates(
 		containerTags: string[] | null
 		filters?: QueryFilter
 		documentId?: string
+		documentIds?: string[]
 		filepath?: string
 		limit: number
 	},
@@ -38,6 +39,7 @@ export async function chunkCandidates(
 		terms: queryTerms(request.q),
 		filters: request.filters,
 		documentId: request.documentId,
+		documentIds: request.documentIds,
 		filepath: request.filepath,
 		limit: request.limit,
 	}

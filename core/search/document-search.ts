@@ -35,6 +35,8 @@ export interface DocumentHit {
 const CANDIDATES_PER_RESULT = 10
 const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
+/** Scores below this show as 0 (four decimals): no evidence either way. */
+const MIN_SCORE = 0.00005
 
 /**
  * A chunk's relevance in 0..1: the probabilistic OR of its cosine similarity and its full-text rank, so a strong
@@ -119,9 +121,11 @@ export function createDocumentSearch(deps: {
 			if (!document) throw notFound('Document')
 			documentId = document.id
 		}
-		const ranked = (await rankChunks(scope, request, documentId)).filter(
-			(entry) => entry.score >= request.chunkThreshold,
-		)
+		// Best score first (fusion order breaks ties); a chunk matching neither by meaning nor by word is left out.
+		const ranked = (await rankChunks(scope, request, documentId))
+			.map((entry, index) => ({ ...entry, index }))
+			.filter((entry) => entry.score >= Math.max(MIN_SCORE, request.chunkThreshold))
+			.sort((a, b) => b.score - a.score || a.index - b.index)
 		// Without reranking the order is final, so only the chunks of the first `limit` documents are read.
 		const reranks = request.rerank && reranker !== null
 		const wanted = reranks ? ranked : ofFirstDocuments(ranked, request.limit)
@@ -155,7 +159,8 @@ export function createDocumentSearch(deps: {
 			return document ? [{ document, score: Math.max(...scored.map((s) => s.score)), chunks: scored }] : []
 		})
 		if (!request.onlyMatchingChunks) await withNeighbours(scope, hits)
-		return hits
+		// A reranker's order holds for its head only; the documents still come back best score first.
+		return hits.sort((a, b) => b.score - a.score)
 	}
 }
 

@@ -52,6 +52,8 @@ export interface ChunkHit {
 	chunk: ChunkRecord
 	document: DocumentRecord
 	similarity: number
+	/** A chunk standing in, in memories mode, for a document whose memories are still forming. */
+	provisional?: boolean
 }
 
 export type SearchHit = MemoryHit | ChunkHit
@@ -62,6 +64,8 @@ const CANDIDATES_PER_RESULT = 5
 const MIN_CANDIDATES = 50
 const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
+/** Documents with memories still forming whose chunks memories mode considers at most (the oldest first). */
+const MAX_FORMING_DOCUMENTS = 1_000
 
 /**
  * Memory search (v4): vector and full-text candidates fused by reciprocal rank, each scored with the calibrated
@@ -172,6 +176,7 @@ export function createMemorySearch(deps: {
 		request: MemorySearchRequest,
 		vector: Float32Array,
 		baseline: QueryBaseline,
+		documentIds?: string[],
 	): Promise<ChunkHit[]> {
 		const { ranked, floor } = await chunkCandidates(storage, scope, {
 			q: request.q,
@@ -179,6 +184,7 @@ export function createMemorySearch(deps: {
 			containerTags: request.containerTags,
 			filters: request.filters,
 			filepath: request.filepath,
+			documentIds,
 			limit: candidateCount(request.limit),
 		})
 		const scored = ranked
@@ -189,7 +195,8 @@ export function createMemorySearch(deps: {
 			}))
 			.sort((a, b) => b.score - a.score || a.index - b.index)
 		// Without reranking and include.chunks, chunks past `limit` can never be returned, so their rows are not read.
-		const kept = (request.rerank && reranker) || request.include.chunks ? scored : scored.slice(0, request.limit)
+		const readsAll = (request.rerank && reranker) || (request.include.chunks && !documentIds)
+		const kept = readsAll ? scored : scored.slice(0, request.limit)
 		const chunks = new Map(
 			(
 				await storage.chunks.byIds(
@@ -209,6 +216,31 @@ export function createMemorySearch(deps: {
 			if (!chunk || !document) return []
 			return [{ kind: 'chunk' as const, chunk, document, similarity: score }]
 		})
+	}
+
+	/**
+	 * With dynamic dreaming a document is done before its memories exist. Until they do, memories mode answers from
+	 * its chunks, matched and scored like memories (focused query, same calibrated scale, same threshold) and marked
+	 * provisional. Formation marks a document dreamed in the transaction that writes its memories; the forming
+	 * documents are read before the memories, so a formation committing in between can only show both, and then the
+	 * chunks of a document that is a source of a memory found go.
+	 */
+	async function provisionalHits(
+		scope: Scope,
+		request: MemorySearchRequest,
+		forming: string[],
+		vector: Float32Array,
+		baseline: QueryBaseline,
+	): Promise<ChunkHit[]> {
+		if (forming.length === 0) return []
+		const hits = await chunkHits(scope, request, vector, baseline, forming)
+		return hits.map((hit) => ({ ...hit, provisional: true }))
+	}
+
+	function withoutFormed(provisional: ChunkHit[], memories: MemoryHit[]): ChunkHit[] {
+		if (provisional.length === 0) return provisional
+		const sources = new Set(memories.flatMap((hit) => hit.memory.documentIds))
+		return provisional.filter((hit) => !sources.has(hit.document.id))
 	}
 
 	async function rerankHits(request: MemorySearchRequest, hits: SearchHit[]): Promise<SearchHit[]> {
@@ -233,13 +265,17 @@ export function createMemorySearch(deps: {
 			request.mode === 'documents'
 				? chunkHits(scope, request, focused.vector, focusedBaseline)
 				: chunkHits(scope, request, query.vector, await calibration.baseline(query.vector, sample))
-		const [memories, chunks] = await Promise.all([
+		const forming =
+			request.mode === 'memories'
+				? await storage.memories.formingDocuments(scope, request.containerTags, MAX_FORMING_DOCUMENTS)
+				: []
+		const [memories, chunks, provisional] = await Promise.all([
 			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline) : Promise.resolve([]),
 			wantsChunks ? searchChunks() : Promise.resolve([]),
+			provisionalHits(scope, request, forming, focused.vector, focusedBaseline),
 		])
-		const pool: SearchHit[] = [...memories, ...(request.mode === 'memories' ? [] : chunks)].sort(
-			(a, b) => b.similarity - a.similarity,
-		)
+		const others = request.mode === 'memories' ? withoutFormed(provisional, memories) : chunks
+		const pool: SearchHit[] = [...memories, ...others].sort((a, b) => b.similarity - a.similarity)
 		const hits = (await rerankHits(request, pool))
 			.filter((hit) => hit.similarity >= request.threshold)
 			.slice(0, request.limit)

@@ -27,7 +27,7 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 	function present(stored: Record<string, unknown>): Record<string, unknown> {
 		const view: Record<string, unknown> = {}
 		for (const field of SETTINGS_FIELDS) {
-			const value = stored[field] ?? null
+			const value = stored[field] ?? (field === 'profileBuckets' ? [] : null)
 			view[field] = isSealed(value) ? maskSecret(secrets.open(value)) : value
 		}
 		return view

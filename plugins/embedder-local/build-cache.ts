@@ -1,6 +1,6 @@
 /**
- * Builds the binary word-vector cache from the package's JSON. Runs as its own Bun process (see model-cache.ts) so the
- * server never holds the ~1 GB that parsing the 300 MB JSON costs.
+ * Builds the binary word-vector cache from the package's JSON, read as a stream (read-source.ts). Runs as its own Bun
+ * process (see model-cache.ts), so the server's heap never holds the build's intermediate arrays.
  *
  *   bun build-cache.ts <source.json> <cache file> <fingerprint>
  *
@@ -10,25 +10,14 @@ import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { encodeCache, type WordVectorTable } from './cache-format.ts'
 import { DIMENSIONS, sifWeight, zipfProbability } from './method.ts'
+import { readSourceVectors, type SourceVectors } from './read-source.ts'
 
-/** The package's shape: each vector holds the dimensions, then its L2 norm, then the word's index. */
-interface WinkEmbeddings {
-	dimensions: number
-	words: string[]
-	vectors: Record<string, number[]>
-}
-
-export function buildWordVectorTable(source: WinkEmbeddings, fingerprint: string): WordVectorTable {
-	if (source.dimensions !== DIMENSIONS) throw new Error(`expected ${DIMENSIONS} dimensions, found ${source.dimensions}`)
-	const count = source.words.length
-	const vectors = new Float32Array(count * DIMENSIONS)
-	for (const [index, word] of source.words.entries()) {
-		const vector = source.vectors[word]
-		if (!vector || vector.length < DIMENSIONS) throw new Error(`no vector for word "${word}"`)
-		for (let d = 0; d < DIMENSIONS; d++) vectors[index * DIMENSIONS + d] = vector[d]!
-	}
+/** The cache's table from the source vectors (which it changes in place). */
+export function buildWordVectorTable(source: SourceVectors, fingerprint: string): WordVectorTable {
+	const { words, vectors } = source
+	const count = words.length
 	removeComponent(vectors, count, commonComponent(vectors, count))
-	return { fingerprint, dimensions: DIMENSIONS, words: source.words, ...quantize(vectors, count) }
+	return { fingerprint, dimensions: DIMENSIONS, words, ...quantize(vectors, count) }
 }
 
 /**
@@ -91,7 +80,7 @@ if (import.meta.main) {
 		console.error('usage: bun build-cache.ts <source.json> <cache file> <fingerprint>')
 		process.exit(2)
 	}
-	const source = (await Bun.file(sourcePath).json()) as WinkEmbeddings
+	const source = await readSourceVectors(Bun.file(sourcePath).stream())
 	const bytes = encodeCache(buildWordVectorTable(source, fingerprint))
 	await writeFileAtomically(cachePath, bytes)
 }

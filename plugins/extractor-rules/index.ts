@@ -1,7 +1,5 @@
 import type { ExtractionInput, ExtractorPlugin, MemoryCandidate } from '../../core/index.ts'
-import { PLUGIN_API_VERSION } from '../../core/index.ts'
-import { type Analyser, loadAnalyser } from './nlp.ts'
-import { extractStatements } from './statements.ts'
+import { PLUGIN_API_VERSION, runIsolated } from '../../core/index.ts'
 
 export interface ExtractorRulesOptions {
 	/** Also take statements from assistant, system and tool turns. Default false: memories are about people. */
@@ -13,30 +11,28 @@ export interface ExtractorRulesOptions {
 	maxJoinedChars?: number
 }
 
+const IN_THREAD = new URL('./in-thread.ts', import.meta.url).href
+
 /**
  * The offline default extractor: content to atomic, self-contained, third-person memory statements with rules over
- * wink-nlp's sentence splitting, part-of-speech tags, lemmas and named entities. The English model is loaded once,
- * in `init()` (or on first use).
+ * wink-nlp's sentence splitting, part-of-speech tags, lemmas and named entities. The work is CPU-bound, so it runs
+ * in a worker thread (core's `runIsolated`), where the English model is loaded once, in `init()` (or on first use);
+ * the document's time budget (`input.signal`) ends the thread.
  */
 export function extractorRules(options: ExtractorRulesOptions = {}): ExtractorPlugin {
 	const statementOptions = {
 		includeAssistantTurns: options.includeAssistantTurns ?? false,
 		maxJoinedChars: options.maxJoinedChars ?? 300,
 	}
-	let analyse: Analyser | null = null
-	const analyser = () => {
-		analyse ??= loadAnalyser()
-		return analyse
-	}
 	return {
 		apiVersion: PLUGIN_API_VERSION,
 		kind: 'extractor',
 		name: 'extractor-rules',
-		init() {
-			analyser()
+		async init() {
+			await runIsolated(IN_THREAD, 'warm', [], {})
 		},
-		async extract(input: ExtractionInput): Promise<MemoryCandidate[]> {
-			return extractStatements(input, analyser(), statementOptions)
+		async extract({ signal, ...input }: ExtractionInput): Promise<MemoryCandidate[]> {
+			return runIsolated(IN_THREAD, 'extractInThread', [input, statementOptions], signal ? { signal } : {})
 		},
 	}
 }

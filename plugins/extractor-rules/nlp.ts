@@ -32,6 +32,17 @@ const EXTRA_DATE_PATTERNS = [
 	},
 ]
 
+/**
+ * Longest run of non-space characters given to wink-nlp as one token. Its English model tests every new word with
+ * `/[a-z].*\.$/i` (the abbreviation feature), which takes time with the square of the word's length: a 1 MB word
+ * held the process for half an hour. Longer runs are cut into words of this length (no real word is this long).
+ */
+export const MAX_TOKEN_CHARS = 64
+/** Text read by wink-nlp in one call at most: longer text is read in pieces cut at a line or sentence end. */
+export const MAX_CALL_CHARS = 20_000
+/** Tokens of one sentence at most: a run-on text without full stops is cut into sentences of this many tokens. */
+export const MAX_SENTENCE_TOKENS = 120
+
 /** Kinds of token wink-nlp reports that carry no words for a statement. */
 const SKIPPED_TOKEN_TYPES = new Set(['emoji', 'emoticon'])
 
@@ -52,6 +63,45 @@ export function loadAnalyser(): Analyser {
 let shared: Analyser | null = null
 
 function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
+	const sentences: AnalysedSentence[] = []
+	for (const piece of pieces(capTokens(text), MAX_CALL_CHARS)) {
+		for (const sentence of analysePiece(nlp, piece)) sentences.push(sentence)
+	}
+	return sentences
+}
+
+/** The text with every run of non-space characters longer than MAX_TOKEN_CHARS cut into runs of that length. */
+export function capTokens(text: string): string {
+	return text.replace(new RegExp(`\\S{${MAX_TOKEN_CHARS + 1},}`, 'g'), (run) =>
+		(run.match(new RegExp(`.{1,${MAX_TOKEN_CHARS}}`, 'gsu')) ?? [run]).join(' '),
+	)
+}
+
+/** The text in pieces of at most `size` characters, each cut after the last line break, sentence end or space. */
+export function pieces(text: string, size: number): string[] {
+	const out: string[] = []
+	let start = 0
+	while (text.length - start > size) {
+		const window = text.slice(start, start + size)
+		const cut = Math.max(window.lastIndexOf('\n'), lastSentenceEnd(window))
+		const space = window.lastIndexOf(' ')
+		const end = cut > size / 2 ? cut + 1 : space > 0 ? space + 1 : size
+		out.push(text.slice(start, start + end))
+		start += end
+	}
+	out.push(text.slice(start))
+	return out
+}
+
+/** Index of the last whitespace that follows a full stop, question or exclamation mark; -1 when none does. */
+function lastSentenceEnd(text: string): number {
+	for (let i = text.length - 1; i > 0; i--) {
+		if (/\s/.test(text[i]!) && '.!?'.includes(text[i - 1]!)) return i
+	}
+	return -1
+}
+
+function analysePiece(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	if (text.trim() === '') return []
 	const { its } = nlp
 	const doc = nlp.readDoc(straightenQuotes(text))
@@ -98,6 +148,7 @@ function analyse(nlp: WinkMethods, text: string): AnalysedSentence[] {
 			}
 			if (entityOf[i]) token.entity = entityOf[i]
 			tokens.push(token)
+			if (tokens.length >= MAX_SENTENCE_TOKENS) flush()
 		}
 		flush()
 	})

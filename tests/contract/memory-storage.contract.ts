@@ -748,6 +748,10 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 				containerTag: tag,
 			})
 			expect(await storage().memories.pendingDocuments(scope.orgId, tag, 10)).toEqual([first.id, second.id])
+			expect(await storage().memories.formingDocuments(scope, [tag], 10)).toEqual([first.id, second.id])
+			expect(await storage().memories.formingDocuments(scope, null, 10)).toEqual([first.id, second.id])
+			expect(await storage().memories.formingDocuments(scope, ['another-tag'], 10)).toEqual([])
+			expect(await storage().memories.formingDocuments(await newScope(), [tag], 10)).toEqual([])
 			expect(await storage().memories.pendingAgeSeconds(scope.orgId, tag)).toBeGreaterThanOrEqual(0)
 			expect(await storage().memories.markDreamed(first.id, 'stale-hash')).toBe(false)
 			const stage = {
@@ -762,6 +766,7 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			expect(await storage().memories.markDreamed(second.id, second.contentHash)).toBe(true)
 			expect(await storage().memories.pendingDocuments(scope.orgId, tag, 10)).toEqual([])
 			expect(await storage().memories.pendingAgeSeconds(scope.orgId, tag)).toBeNull()
+			expect(await storage().memories.formingDocuments(scope, [tag], 10)).toEqual([])
 			expect(await storage().memories.pendingContainers(100_000)).not.toContainEqual({
 				orgId: scope.orgId,
 				containerTag: tag,

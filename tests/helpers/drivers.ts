@@ -1,9 +1,9 @@
 import { describe } from 'bun:test'
-import { TEST_DATABASE_URL } from './postgres.ts'
+import { describePostgres } from './postgres.ts'
 import type { Driver } from './service.ts'
 
-/** Registers the suite once per storage driver; the PostgreSQL one shows as skipped when no server is configured. */
+/** Registers the suite once per storage driver; the PostgreSQL one shows as skipped with MEMORY_TEST_POSTGRES=skip. */
 export function describeEachDriver(label: string, suite: (driver: Driver) => void) {
 	describe(`${label} (embedded PGlite)`, () => suite('pglite'))
-	describe.skipIf(!TEST_DATABASE_URL)(`${label} (PostgreSQL)`, () => suite('postgres'))
+	describePostgres(`${label} (PostgreSQL)`, () => suite('postgres'))
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
+import { RUNTIME_HEADER_BYTES } from '../../core/http/guards/request-size.ts'
 import { SHARED_EMBEDDER_CACHE } from './service.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
@@ -30,7 +31,9 @@ async function collect(stream: ReadableStream<Uint8Array>, lines: string[], onLi
 
 /** Starts `bun server/main.ts` as a real process on a free port and waits until it is listening. */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
-	const proc = Bun.spawn([process.execPath, join(ROOT, 'server/main.ts'), ...args], {
+	// As `bun run start` runs it.
+	const runtimeFlags = [`--max-http-header-size=${RUNTIME_HEADER_BYTES}`]
+	const proc = Bun.spawn([process.execPath, ...runtimeFlags, join(ROOT, 'server/main.ts'), ...args], {
 		cwd: ROOT,
 		env: {
 			PATH: process.env.PATH ?? '',

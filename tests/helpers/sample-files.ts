@@ -1,6 +1,7 @@
+import { createDeflate } from 'node:zlib'
 import { Document, HeadingLevel, Packer, Paragraph, TextRun } from 'docx'
 import { strToU8, unzipSync, Zip, ZipDeflate, zipSync } from 'fflate'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib'
 import PptxGenJS from 'pptxgenjs'
 
 /** Real sample files, made by the libraries that write these formats (or, for XLSX, from its parts). */
@@ -136,4 +137,29 @@ export function binaryGarbage(size: number): Uint8Array {
 	}
 	bytes[0] = 0x00
 	return bytes
+}
+
+/**
+ * A small PDF whose page content is one Flate stream inflating to `inflatedBytes` of spaces (a decompression bomb):
+ * about 1 KB per MiB inflated. The zlib data is built by streaming one MiB of spaces through the compressor.
+ */
+export async function pdfBomb(inflatedBytes: number): Promise<Uint8Array> {
+	const deflater = createDeflate({ level: 9 })
+	const parts: Buffer[] = []
+	deflater.on('data', (part: Buffer) => parts.push(part))
+	const ended = new Promise((resolve) => deflater.on('end', resolve))
+	const mib = Buffer.alloc(1024 * 1024, 32)
+	for (let written = 0; written < inflatedBytes; written += mib.length) {
+		if (!deflater.write(mib)) await new Promise((resolve) => deflater.once('drain', resolve))
+	}
+	deflater.end()
+	await ended
+	const pdf = await PDFDocument.create()
+	const page = pdf.addPage()
+	const stream = PDFRawStream.of(
+		pdf.context.obj({ Filter: 'FlateDecode', Length: parts.reduce((sum, part) => sum + part.length, 0) }),
+		new Uint8Array(Buffer.concat(parts)),
+	)
+	page.node.set(PDFName.of('Contents'), pdf.context.register(stream))
+	return pdf.save({ useObjectStreams: false })
 }

@@ -5,7 +5,7 @@ import { createApiKey } from '../../core/auth/api-keys.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
 import type { ExtractorPlugin, Plugin } from '../../core/index.ts'
 import { embeddedDatabaseDir } from '../../core/index.ts'
-import { createLogger } from '../../core/logger.ts'
+import { createLogger, type Logger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
 import { extractorRules } from '../../plugins/extractor-rules/index.ts'
@@ -55,6 +55,8 @@ export async function startTestService(
 		workerConcurrency?: number
 		/** More plugins, such as connectors. */
 		plugins?: Plugin[]
+		/** Where the service logs (errors only, on stderr, unless given). */
+		logger?: Logger
 	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
@@ -70,7 +72,7 @@ export async function startTestService(
 	const service = await startService({
 		settings,
 		plugins: await withDefaultFiles(plugins, settings),
-		logger: createLogger('error'),
+		logger: options.logger ?? createLogger('error'),
 		role: options.role ?? 'all',
 		env,
 	})

@@ -1,4 +1,6 @@
 import { Elysia, t } from 'elysia'
+import { assertTagAllowed, canSeeTag } from '../../auth/restriction.ts'
+import { notFound } from '../../errors.ts'
 import type { ContainerTagSettings } from '../../plugins/container-storage.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -25,20 +27,22 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 		.use(bearerAuth(verify))
 		.get(
 			'/list',
-			async ({ scope }) =>
-				(await containers.list(scope)).map((tag) => ({
-					id: tag.containerTag,
-					name: tag.name ?? tag.containerTag,
-					containerTag: tag.containerTag,
-					description: null,
-					createdAt: tag.createdAt,
-					updatedAt: tag.updatedAt,
-					isExperimental: false,
-					isNova: tag.containerTag.startsWith('sm_project_'),
-					documentCount: tag.documentCount,
-					memoryCount: tag.memoryCount,
-					lastActivityAt: tag.lastActivityAt,
-				})),
+			async ({ scope, principal }) =>
+				(await containers.list(scope))
+					.filter((tag) => canSeeTag(principal, tag.containerTag))
+					.map((tag) => ({
+						id: tag.containerTag,
+						name: tag.name ?? tag.containerTag,
+						containerTag: tag.containerTag,
+						description: null,
+						createdAt: tag.createdAt,
+						updatedAt: tag.updatedAt,
+						isExperimental: false,
+						isNova: tag.containerTag.startsWith('sm_project_'),
+						documentCount: tag.documentCount,
+						memoryCount: tag.memoryCount,
+						lastActivityAt: tag.lastActivityAt,
+					})),
 			{
 				response: { 200: t.Array(ContainerTagListItem), ...errorResponses },
 				detail: { ...detail, summary: 'Container tags with document and memory counts and last activity' },
@@ -46,7 +50,8 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 		)
 		.post(
 			'/merge',
-			async ({ body, scope, set }) => {
+			async ({ body, scope, set, principal }) => {
+				for (const tag of [body.targetContainerTag, ...body.containerTags]) assertTagAllowed(principal, tag)
 				const merge = await containers.merge(scope, body)
 				set.status = 202
 				return {
@@ -63,19 +68,35 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 				detail: { ...detail, summary: 'Queue a merge of source tags into a target tag (202)' },
 			},
 		)
-		.get('/merge/:mergeId', ({ params, scope }) => containers.mergeStatus(scope, params.mergeId), {
-			params: t.Object({ mergeId: t.String({ minLength: 1, maxLength: 100 }) }),
-			response: { 200: MergeStatusResponse, ...errorResponses },
-			detail: { ...detail, summary: 'Status and counts of a merge' },
-		})
-		.get('/:containerTag', async ({ params, scope }) => view(await containers.get(scope, params.containerTag)), {
-			params: ContainerTagParams,
-			response: { 200: ContainerTagView, ...errorResponses },
-			detail: { ...detail, summary: "A tag's settings (404 when it has neither content nor settings)" },
-		})
+		.get(
+			'/merge/:mergeId',
+			async ({ params, scope, principal }) => {
+				const merge = await containers.mergeStatus(scope, params.mergeId)
+				if (![merge.targetTag, ...merge.sourceTags].every((tag) => canSeeTag(principal, tag))) throw notFound('Merge')
+				return merge
+			},
+			{
+				params: t.Object({ mergeId: t.String({ minLength: 1, maxLength: 100 }) }),
+				response: { 200: MergeStatusResponse, ...errorResponses },
+				detail: { ...detail, summary: 'Status and counts of a merge' },
+			},
+		)
+		.get(
+			'/:containerTag',
+			async ({ params, scope, principal }) => {
+				assertTagAllowed(principal, params.containerTag)
+				return view(await containers.get(scope, params.containerTag))
+			},
+			{
+				params: ContainerTagParams,
+				response: { 200: ContainerTagView, ...errorResponses },
+				detail: { ...detail, summary: "A tag's settings (404 when it has neither content nor settings)" },
+			},
+		)
 		.patch(
 			'/:containerTag',
-			async ({ params, body, scope }) => {
+			async ({ params, body, scope, principal }) => {
+				assertTagAllowed(principal, params.containerTag)
 				const { memoryFilesystemPaths: _hidden, profileBuckets, ...rest } = body
 				const patch = {
 					...rest,
@@ -98,11 +119,14 @@ export function containerTagRoutes({ verify, containers }: RouteDeps) {
 		)
 		.delete(
 			'/:containerTag',
-			async ({ params, scope }) => ({
-				success: true,
-				containerTag: params.containerTag,
-				...(await containers.delete(scope, params.containerTag)),
-			}),
+			async ({ params, scope, principal }) => {
+				assertTagAllowed(principal, params.containerTag)
+				return {
+					success: true,
+					containerTag: params.containerTag,
+					...(await containers.delete(scope, params.containerTag)),
+				}
+			},
 			{
 				params: ContainerTagParams,
 				response: { 200: ContainerTagDeleteResponse, ...errorResponses },

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { writeTag } from '../../auth/restriction.ts'
 import { DEFAULT_CONTAINER_TAG } from '../../documents/service.ts'
 import { CONVERSATION_SOURCE } from '../../memory/conversation.ts'
 import { renderMessages } from '../../memory/messages.ts'
@@ -15,10 +16,10 @@ import { ConversationAck, ConversationBody } from '../schemas/conversations.ts'
 export function conversationRoutes({ verify, documents }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).post(
 		'/v4/conversations',
-		async ({ body, scope }) => {
+		async ({ body, scope, principal }) => {
 			const document = await documents.add(scope, {
 				content: renderMessages(body.messages),
-				containerTag: body.containerTags?.[0] ?? DEFAULT_CONTAINER_TAG,
+				containerTag: writeTag(principal, body.containerTags?.[0]) ?? DEFAULT_CONTAINER_TAG,
 				customId: body.conversationId,
 				metadata: body.metadata,
 				dreaming: body.dreaming,

@@ -1,5 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
+import { writeTag } from '../../auth/restriction.ts'
+import type { Principal } from '../../auth/verifier.ts'
 import type { AddDocumentInput, DocumentService } from '../../documents/service.ts'
 import type { Scope } from '../../domain/types.ts'
 import { badRequest, HttpError } from '../../errors.ts'
@@ -40,6 +42,7 @@ function withDefaults(item: Item, batch: Envelope): AddDocumentInput {
 async function addOne(
 	documents: DocumentService,
 	scope: Scope,
+	principal: Principal,
 	raw: unknown,
 	index: number,
 	batch: Envelope,
@@ -48,7 +51,8 @@ async function addOne(
 	const checked = checkItem(typeof raw === 'string' ? { content: raw } : raw, `documents[${index}]`)
 	if (!checked.ok) return { id: '', status: 'error', error: 'Invalid request parameters', details: checked.details }
 	try {
-		const document = await documents.add(scope, withDefaults(checked.value, batch))
+		const input = withDefaults(checked.value, batch)
+		const document = await documents.add(scope, { ...input, containerTag: writeTag(principal, input.containerTag) })
 		return { id: document.id, status: document.status }
 	} catch (error) {
 		if (error instanceof HttpError) {
@@ -62,7 +66,7 @@ async function addOne(
 export function documentBatchRoutes({ verify, documents, logger }: RouteDeps & { logger?: Logger }) {
 	return new Elysia({ prefix: '/v3/documents' }).use(bearerAuth(verify)).post(
 		'/batch',
-		async ({ body, scope }) => {
+		async ({ body, scope, principal }) => {
 			const envelope = checkEnvelope(body ?? {}, 'body')
 			if (!envelope.ok) throw badRequest(envelope.details.replace(/^body[.:]\s?/, ''))
 			const items = envelope.value.documents
@@ -70,7 +74,7 @@ export function documentBatchRoutes({ verify, documents, logger }: RouteDeps & {
 			let next = 0
 			const worker = async () => {
 				for (let index = next++; index < items.length; index = next++) {
-					results[index] = await addOne(documents, scope, items[index], index, envelope.value, logger)
+					results[index] = await addOne(documents, scope, principal, items[index], index, envelope.value, logger)
 				}
 			}
 			await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker))

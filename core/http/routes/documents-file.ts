@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { writeTag } from '../../auth/restriction.ts'
 import { badRequest } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -7,6 +8,7 @@ import { DocumentAck } from '../schemas/documents.ts'
 import { FileUrlResponse, UploadFileBody } from '../schemas/files.ts'
 import { MetadataFields } from '../schemas/ingest.ts'
 import { validator } from '../validate.ts'
+import { visibleDocument } from './documents.ts'
 
 const checkMetadata = validator(MetadataIn)
 const checkFields = validator(MetadataFields)
@@ -45,12 +47,12 @@ function containerTagOf(body: { containerTag?: string; containerTags?: string | 
 
 const detail = { tags: ['documents'] }
 
-export function documentFileRoutes({ verify, files }: RouteDeps) {
+export function documentFileRoutes({ verify, files, documents }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/documents' })
 		.use(bearerAuth(verify))
 		.post(
 			'/file',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
 				const fields =
 					body.metadataFields === undefined
 						? undefined
@@ -58,7 +60,7 @@ export function documentFileRoutes({ verify, files }: RouteDeps) {
 				if (fields && !fields.ok) throw badRequest(fields.details)
 				const document = await files.upload(scope, {
 					file: body.file,
-					containerTag: containerTagOf(body),
+					containerTag: writeTag(principal, containerTagOf(body)),
 					customId: body.customId,
 					metadata: metadataField(body.metadata, 'metadata'),
 					metadataFields: fields?.value,
@@ -86,7 +88,10 @@ export function documentFileRoutes({ verify, files }: RouteDeps) {
 		)
 		.get(
 			'/:id/file-url',
-			async ({ params, scope, request }) => files.signedUrl(scope, params.id, new URL(request.url).origin),
+			async ({ params, scope, request, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
+				return files.signedUrl(scope, params.id, new URL(request.url).origin)
+			},
 			{
 				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
 				response: { 200: FileUrlResponse, ...errorResponses },

@@ -1,6 +1,8 @@
 import { Elysia, t } from 'elysia'
+import { assertTagAllowed, canSeeTag, isRestricted, readTags, writeTag } from '../../auth/restriction.ts'
+import type { Principal } from '../../auth/verifier.ts'
 import type { DocumentRecord, Scope } from '../../domain/types.ts'
-import { badRequest } from '../../errors.ts'
+import { badRequest, HttpError, notFound } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -43,13 +45,38 @@ function positiveInt(value: number | string | undefined, field: string, fallback
 
 const detail = { tags: ['documents'] }
 
+/** A document the key may see: one of another container tag than a restricted key's is "not found". */
+export async function visibleDocument(
+	documents: RouteDeps['documents'],
+	principal: Principal,
+	scope: Scope,
+	id: string,
+): Promise<DocumentRecord> {
+	const document = await documents.get(scope, id)
+	if (!canSeeTag(principal, document.containerTag)) throw notFound('Document')
+	return document
+}
+
+/** The ids a restricted key may delete, the rest reported as missing. */
+async function visibleIds(documents: RouteDeps['documents'], principal: Principal, scope: Scope, ids: string[]) {
+	if (!isRestricted(principal)) return { ids, hidden: [] as string[] }
+	const visible: string[] = []
+	const hidden: string[] = []
+	for (const id of ids) {
+		const document = await documents.get(scope, id).catch(() => null)
+		if (document && canSeeTag(principal, document.containerTag)) visible.push(id)
+		else hidden.push(id)
+	}
+	return { ids: visible, hidden }
+}
+
 export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/documents' })
 		.use(bearerAuth(verify))
 		.post(
 			'',
-			async ({ body, scope }) => {
-				const document = await documents.add(scope, { ...body, containerTag: singleTag(body) })
+			async ({ body, scope, principal }) => {
+				const document = await documents.add(scope, { ...body, containerTag: writeTag(principal, singleTag(body)) })
 				return { id: document.id, status: document.status }
 			},
 			{
@@ -60,10 +87,10 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		)
 		.post(
 			'/list',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
 				const page = positiveInt(body.page, 'page', 1, 1_000_000)
 				const limit = positiveInt(body.limit, 'limit', 10, MAX_PAGE_SIZE)
-				const tags = body.containerTags ?? (body.containerTag ? [body.containerTag] : undefined)
+				const tags = readTags(principal, body.containerTags ?? (body.containerTag ? [body.containerTag] : undefined))
 				const { documents: found, total } = await documents.list(scope, {
 					containerTags: tags,
 					filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
@@ -92,8 +119,10 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		)
 		.get(
 			'/processing',
-			async ({ scope }) => {
-				const found = await documents.processing(scope)
+			async ({ scope, principal }) => {
+				const found = (await documents.processing(scope)).filter((document) =>
+					canSeeTag(principal, document.containerTag),
+				)
 				return { documents: found.map(documentSummary), totalCount: found.length }
 			},
 			{
@@ -103,18 +132,23 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		)
 		.delete(
 			'/bulk',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
 				const selectors = [body.ids, body.containerTags, body.filepath].filter((value) => value !== undefined)
 				if (selectors.length !== 1) throw badRequest('give exactly one of ids, containerTags or filepath')
 				if (body.ids) {
-					const { deletedIds, missingIds } = await documents.deleteMany(scope, { ids: body.ids })
+					const { ids, hidden } = await visibleIds(documents, principal, scope, body.ids)
+					const { deletedIds, missingIds } = await documents.deleteMany(scope, { ids })
 					return {
 						success: true,
 						deletedCount: deletedIds.length,
-						errors: missingIds.map((id) => ({ id, error: 'Document not found' })),
+						errors: [...hidden, ...missingIds].map((id) => ({ id, error: 'Document not found' })),
 					}
 				}
+				if (isRestricted(principal) && body.filepath !== undefined) {
+					throw new HttpError(403, 'Forbidden', 'a key restricted to container tags deletes by ids or containerTags')
+				}
 				if (body.containerTags) {
+					for (const tag of body.containerTags) assertTagAllowed(principal, tag)
 					const { deletedIds } = await documents.deleteMany(scope, { containerTags: body.containerTags })
 					return { success: true, deletedCount: deletedIds.length, containerTags: body.containerTags }
 				}
@@ -127,15 +161,23 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: { ...detail, summary: 'Delete documents by ids, by container tags or by filepath' },
 			},
 		)
-		.get('/:id', async ({ params, scope }) => withMemories(await documents.get(scope, params.id), scope, memories), {
-			params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
-			response: { 200: DocumentDetail, ...errorResponses },
-			detail: { ...detail, summary: 'Get a document by id or customId, with its pipeline stages' },
-		})
+		.get(
+			'/:id',
+			async ({ params, scope, principal }) =>
+				withMemories(await visibleDocument(documents, principal, scope, params.id), scope, memories),
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 200: DocumentDetail, ...errorResponses },
+				detail: { ...detail, summary: 'Get a document by id or customId, with its pipeline stages' },
+			},
+		)
 		.patch(
 			'/:id',
-			async ({ params, body, scope }) => {
-				const document = await documents.update(scope, params.id, { ...body, containerTag: singleTag(body) })
+			async ({ params, body, scope, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
+				const tag = singleTag(body)
+				if (tag !== undefined) assertTagAllowed(principal, tag)
+				const document = await documents.update(scope, params.id, { ...body, containerTag: tag })
 				return { id: document.id, status: document.status }
 			},
 			{
@@ -147,7 +189,8 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		)
 		.delete(
 			'/:id',
-			async ({ params, scope, set }) => {
+			async ({ params, scope, set, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
 				await documents.delete(scope, params.id)
 				set.status = 204
 			},
@@ -157,9 +200,26 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: { ...detail, summary: 'Delete a document (by id or customId) and everything derived from it' },
 			},
 		)
+		.post(
+			'/:id/retry',
+			async ({ params, scope, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
+				const document = await documents.retry(scope, params.id)
+				return { id: document.id, status: document.status }
+			},
+			{
+				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
+				response: { 200: DocumentAck, ...errorResponses, 409: errorResponses[400] },
+				detail: {
+					...detail,
+					summary: 'Process a failed document again from the stage that failed (409 unless failed)',
+				},
+			},
+		)
 		.get(
 			'/:id/chunks',
-			async ({ params, scope }) => {
+			async ({ params, scope, principal }) => {
+				await visibleDocument(documents, principal, scope, params.id)
 				const { document, chunks } = await documents.chunks(scope, params.id)
 				return { documentId: document.id, chunks: chunks.map(chunkOut), total: chunks.length }
 			},

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { assertTagAllowed, readTags } from '../../auth/restriction.ts'
 import { badRequest } from '../../errors.ts'
 import type { TemporalContext } from '../../memory/write.ts'
 import { bearerAuth } from '../auth.ts'
@@ -55,7 +56,8 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 		.use(bearerAuth(verify))
 		.post(
 			'',
-			async ({ body, scope, set }) => {
+			async ({ body, scope, set, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
 				const inputs = body.memories.map((memory, i) => ({
 					content: memory.content,
 					isStatic: memory.isStatic,
@@ -82,7 +84,8 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 		)
 		.patch(
 			'',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
 				const memory = await memories.update(scope, {
 					containerTag: body.containerTag,
 					...target(body),
@@ -102,7 +105,8 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 		)
 		.delete(
 			'',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
 				const id = await memories.forget(scope, {
 					containerTag: body.containerTag,
 					...target(body),
@@ -118,7 +122,8 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 		)
 		.post(
 			'/forget-matching',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
 				if (body.query === undefined && body.ids === undefined) throw badRequest('give query or ids')
 				if (body.query !== undefined && body.ids !== undefined) throw badRequest('give query or ids, not both')
 				const result = await memories.forgetMatching(scope, {
@@ -144,11 +149,11 @@ export function memoryRoutes({ verify, memories }: RouteDeps) {
 		)
 		.post(
 			'/list',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
 				const page = positiveInt(body.page, 'page', 1, 1_000_000)
 				const limit = positiveInt(body.limit, 'limit', 10, MAX_PAGE_SIZE)
 				const { entries, total } = await memories.list(scope, {
-					containerTags: body.containerTags,
+					containerTags: readTags(principal, body.containerTags) ?? body.containerTags,
 					filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
 					page,
 					limit,

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { assertTagAllowed } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -12,7 +13,8 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 		.use(bearerAuth(verify))
 		.post(
 			'/v4/profile',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
 				const filters = body.filters === undefined ? undefined : parseQueryFilter(body.filters)
 				if (body.q !== undefined) await usage.assertWithinQuota(scope.orgId, 'searches')
 				const answer = await profiles.profile(scope, { ...body, filters })
@@ -37,7 +39,10 @@ export function profileRoutes({ verify, usage, profiles, containers }: RouteDeps
 		)
 		.post(
 			'/v4/profile/buckets',
-			async ({ body, scope }) => ({ buckets: await containers.buckets(scope, body.containerTag) }),
+			async ({ body, scope, principal }) => {
+				assertTagAllowed(principal, body.containerTag)
+				return { buckets: await containers.buckets(scope, body.containerTag) }
+			},
 			{
 				body: ProfileBucketsBody,
 				response: { 200: ProfileBucketsResponse, ...errorResponses },

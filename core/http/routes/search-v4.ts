@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { readTags } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -12,9 +13,9 @@ const DEFAULT_THRESHOLD = 0.6
 export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).post(
 		'/v4/search',
-		async ({ body, scope }) => {
+		async ({ body, scope, principal }) => {
 			const started = performance.now()
-			const tags = body.containerTag ? [body.containerTag] : (body.containerTags ?? null)
+			const tags = readTags(principal, body.containerTag ? [body.containerTag] : body.containerTags)
 			const include = {
 				documents: body.include?.documents ?? false,
 				summaries: body.include?.summaries ?? false,
@@ -24,7 +25,7 @@ export function memorySearchRoutes({ verify, memorySearch }: RouteDeps) {
 			}
 			const hits = await memorySearch(scope, {
 				q: body.q,
-				containerTags: tags && tags.length > 0 ? tags : null,
+				containerTags: tags ?? null,
 				filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
 				threshold: body.threshold ?? DEFAULT_THRESHOLD,
 				limit: body.limit ?? 10,

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { readTags } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -10,14 +11,14 @@ const round = (value: number) => Math.round(value * 10_000) / 10_000
 export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).post(
 		'/v3/search',
-		async ({ body, scope }) => {
+		async ({ body, scope, principal }) => {
 			const started = performance.now()
+			const tags = readTags(principal, body.containerTag ? [body.containerTag] : body.containerTags)
 			await usage.assertWithinQuota(scope.orgId, 'searches')
 			usage.record(scope.orgId, 'searches')
-			const tags = body.containerTag ? [body.containerTag] : (body.containerTags ?? null)
 			const hits = await documentSearch(scope, {
 				q: body.q,
-				containerTags: tags && tags.length > 0 ? tags : null,
+				containerTags: tags ?? null,
 				filters: body.filters === undefined ? undefined : parseQueryFilter(body.filters),
 				limit: body.limit ?? 10,
 				chunkThreshold: body.chunkThreshold ?? 0,

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { requireUnrestricted } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { errorResponses } from '../schemas/common.ts'
@@ -15,13 +16,21 @@ const detail = { tags: ['settings'] }
 export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/settings' })
 		.use(bearerAuth(verify))
-		.get('', ({ scope }) => settings.get(scope), {
-			response: { 200: SettingsView, ...errorResponses },
-			detail: { ...detail, summary: 'Organization settings (client secrets masked)' },
-		})
+		.get(
+			'',
+			({ scope, principal }) => {
+				requireUnrestricted(principal, 'reading settings')
+				return settings.get(scope)
+			},
+			{
+				response: { 200: SettingsView, ...errorResponses },
+				detail: { ...detail, summary: 'Organization settings (client secrets masked)' },
+			},
+		)
 		.patch(
 			'',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				requireUnrestricted(principal, 'changing settings')
 				const updated = await settings.update(scope, body)
 				// New bucket definitions: existing memories are re-sorted in the background.
 				if (body.profileBuckets !== undefined) await containers.orgBucketsChanged(scope)
@@ -39,7 +48,8 @@ export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 		)
 		.post(
 			'/reset',
-			async ({ body, scope }) => {
+			async ({ body, scope, principal }) => {
+				requireUnrestricted(principal, 'resetting the organization')
 				const { deletedDocuments, deletedMemoryRows, deletedTags } = await settings.reset(scope, body.confirmation)
 				return {
 					success: true as const,

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { requireUnrestricted } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { errorResponses } from '../schemas/common.ts'
@@ -15,7 +16,8 @@ const UsageReport = t.Object({
 export function usageRoutes({ verify, usage }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).get(
 		'/v3/usage',
-		async ({ query, scope }) => {
+		async ({ query, scope, principal }) => {
+			requireUnrestricted(principal, "reading the organization's usage")
 			const since = query.since ?? `${new Date().toISOString().slice(0, 8)}01`
 			return { orgId: scope.orgId, since, ...(await usage.report(scope.orgId, since)) }
 		},

@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { ContainerTag, ContainerTags, Dreaming, MetadataIn, TaskType } from './common.ts'
 import { AddDocumentBody } from './documents.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 import { MetadataFields } from './ingest.ts'
 
 export const MAX_BATCH_DOCUMENTS = 600
@@ -33,12 +34,15 @@ export const BatchEnvelope = t.Object(
 )
 
 /** The documented request: items are documents as POST /v3/documents takes them, or bare content strings. */
-export const BatchBody = t.Object({
-	documents: t.Union([t.Array(AddDocumentBody), t.Array(t.String({ minLength: 1 }))], {
-		description: `1 to ${MAX_BATCH_DOCUMENTS} documents (objects as POST /v3/documents takes, or content strings); each is checked on its own`,
-	}),
-	...batchDefaults,
-})
+export const BatchBody = t.Object(
+	{
+		documents: t.Union([t.Array(AddDocumentBody), t.Array(t.String({ minLength: 1 }))], {
+			description: `1 to ${MAX_BATCH_DOCUMENTS} documents (objects as POST /v3/documents takes, or content strings); each is checked on its own`,
+		}),
+		...batchDefaults,
+	},
+	{ examples: [REQUEST_EXAMPLES.batch] },
+)
 
 export const BatchResponse = t.Object({
 	results: t.Array(

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, DREAMING_MODES, TASK_TYPES } from '../../domain/types.ts'
 
@@ -9,6 +10,7 @@ export const ContainerTag = t.String({
 	pattern: CONTAINER_TAG_PATTERN,
 	error: 'must be 1 to 100 characters of letters, digits, "_", ":" or "-"',
 	description: 'Context pool (user, project or tenant). At most 100 characters of letters, digits, _ : -',
+	examples: ['user_1'],
 })
 
 export const ContainerTags = t.Array(ContainerTag, { maxItems: 100 })
@@ -38,7 +40,9 @@ export const Dreaming = t.UnionEnum([...DREAMING_MODES], {
 export const TaskType = t.UnionEnum([...TASK_TYPES], { error: 'must be "memory" or "superrag"' })
 
 /** Page numbers and sizes arrive as numbers or numeric strings (the published clients send both). */
-export const NumberLike = t.Union([t.Number(), t.String({ pattern: '^\\d+$' })])
+export const NumberLike = t.Union([t.Number(), t.String({ pattern: '^\\d+$' })], {
+	error: 'must be a positive integer',
+})
 
 export const Pagination = t.Object({
 	currentPage: t.Number(),
@@ -52,6 +56,7 @@ export const ErrorResponse = t.Object({ error: t.String(), details: t.Optional(t
 export const errorResponses = {
 	400: ErrorResponse,
 	401: ErrorResponse,
+	403: ErrorResponse,
 	404: ErrorResponse,
 	413: ErrorResponse,
 	500: ErrorResponse,
@@ -71,5 +76,12 @@ export const QueryText = t.String({
 	description: 'Query text',
 })
 
+/**
+ * A JSON integer from `minimum` to `maximum`. TypeBox's own type: Elysia's `t.Integer` also takes numeric strings,
+ * and then reports a value out of range without the field's name.
+ */
+export const BoundedInteger = (minimum: number, maximum: number, example: number) =>
+	Type.Integer({ minimum, maximum, error: `must be an integer from ${minimum} to ${maximum}`, examples: [example] })
+
 /** How many results a search returns. */
-export const SearchLimit = t.Integer({ minimum: 1, maximum: 100, error: 'must be an integer from 1 to 100' })
+export const SearchLimit = BoundedInteger(1, 100, 10)

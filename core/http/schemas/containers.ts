@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { ContainerTag, Filters, UnitInterval } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 import { ProfileBuckets } from './settings.ts'
 
 const Timestamp = t.String({ description: 'ISO 8601 date-time' })
@@ -22,7 +23,7 @@ export const ProfileBody = t.Object(
 			t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, error: 'must be an array of bucket keys' }),
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.profile] },
 )
 
 export const ProfileResponse = t.Object({
@@ -34,7 +35,10 @@ export const ProfileResponse = t.Object({
 	searchResults: t.Optional(t.Object({ results: t.Array(t.Unknown()), total: t.Number(), timing: t.Number() })),
 })
 
-export const ProfileBucketsBody = t.Object({ containerTag: ContainerTag })
+export const ProfileBucketsBody = t.Object(
+	{ containerTag: ContainerTag },
+	{ examples: [REQUEST_EXAMPLES.profileBuckets] },
+)
 export const ProfileBucketsResponse = t.Object({ buckets: t.Array(BucketOut) })
 
 export const ContainerTagParams = t.Object({ containerTag: ContainerTag })
@@ -70,7 +74,7 @@ export const ContainerTagPatchBody = t.Object(
 		memoryFilesystemPaths: t.Optional(t.Nullable(t.Array(t.String()))),
 		profileBuckets: t.Optional(ProfileBuckets),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.containerTag] },
 )
 
 export const ContainerTagPatchResponse = t.Omit(ContainerTagView, ['createdAt'])
@@ -87,7 +91,7 @@ export const MergeBody = t.Object(
 		containerTags: t.Array(ContainerTag, { minItems: 1, maxItems: 10, error: 'must be 1 to 10 source container tags' }),
 		targetContainerTag: ContainerTag,
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.merge] },
 )
 
 export const MergeResponse = t.Object(

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { Dreaming } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 const ContentPart = t.Union(
 	[
@@ -44,7 +45,7 @@ export const ConversationBody = t.Object(
 		),
 		dreaming: t.Optional(t.Union([Dreaming], { description: 'Extension: instant or dynamic (default)' })),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.conversation] },
 )
 
 export const ConversationAck = t.Object({ id: t.String(), status: t.String() })

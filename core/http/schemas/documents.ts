@@ -12,6 +12,7 @@ import {
 	Pagination,
 	TaskType,
 } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 import { IngestContent, MetadataFields } from './ingest.ts'
 import { MemoryOfDocument } from './memories.ts'
 
@@ -38,7 +39,7 @@ export const AddDocumentBody = t.Object(
 		filepath: t.Optional(Filepath),
 		filterByMetadata: t.Optional(MetadataIn),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.addDocument] },
 )
 
 export const UpdateDocumentBody = t.Object(
@@ -52,7 +53,7 @@ export const UpdateDocumentBody = t.Object(
 		filepath: t.Optional(Filepath),
 		filterByMetadata: t.Optional(MetadataIn),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.updateDocument] },
 )
 
 export const DocumentAck = t.Object({ id: t.String(), status: t.String() })
@@ -93,6 +94,7 @@ export const DocumentDetail = t.Object({
 	raw: t.Null(),
 	source: t.Nullable(t.String()),
 	ogImage: t.Nullable(t.String()),
+	spatialPoint: t.Null({ description: 'A place the document is about; not recorded by this service' }),
 	taskType: TaskType,
 	dreaming: Dreaming,
 	memories: t.Optional(
@@ -108,17 +110,20 @@ export const DocumentDetail = t.Object({
 	stages: t.Array(StageRecord, { description: 'Each pipeline stage: start, end and outcome' }),
 })
 
-export const ListDocumentsBody = t.Object({
-	containerTags: t.Optional(ContainerTags),
-	containerTag: t.Optional(ContainerTag),
-	filters: t.Optional(Filters),
-	includeContent: t.Optional(t.Boolean()),
-	limit: t.Optional(NumberLike),
-	page: t.Optional(NumberLike),
-	order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"', default: undefined })),
-	sort: t.Optional(t.UnionEnum(['createdAt', 'updatedAt'], { error: 'must be "createdAt" or "updatedAt"' })),
-	filepath: t.Optional(Filepath),
-})
+export const ListDocumentsBody = t.Object(
+	{
+		containerTags: t.Optional(ContainerTags),
+		containerTag: t.Optional(ContainerTag),
+		filters: t.Optional(Filters),
+		includeContent: t.Optional(t.Boolean()),
+		limit: t.Optional(NumberLike),
+		page: t.Optional(NumberLike),
+		order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"', default: undefined })),
+		sort: t.Optional(t.UnionEnum(['createdAt', 'updatedAt'], { error: 'must be "createdAt" or "updatedAt"' })),
+		filepath: t.Optional(Filepath),
+	},
+	{ examples: [REQUEST_EXAMPLES.listDocuments] },
+)
 
 export const ListDocumentsResponse = t.Object({
 	memories: t.Array(DocumentSummary, { description: 'Documents (the published API calls this array "memories")' }),
@@ -145,11 +150,16 @@ export const ChunksResponse = t.Object({
 	total: t.Number(),
 })
 
-export const BulkDeleteBody = t.Object({
-	ids: t.Optional(t.Array(t.String({ minLength: 1 }), { minItems: 1, maxItems: 100, error: 'must list 1 to 100 ids' })),
-	containerTags: t.Optional(t.Array(ContainerTag, { minItems: 1 })),
-	filepath: t.Optional(Filepath),
-})
+export const BulkDeleteBody = t.Object(
+	{
+		ids: t.Optional(
+			t.Array(t.String({ minLength: 1 }), { minItems: 1, maxItems: 100, error: 'must list 1 to 100 ids' }),
+		),
+		containerTags: t.Optional(t.Array(ContainerTag, { minItems: 1 })),
+		filepath: t.Optional(Filepath),
+	},
+	{ examples: [REQUEST_EXAMPLES.bulkDelete] },
+)
 
 export const BulkDeleteResponse = t.Object({
 	success: t.Boolean(),

@@ -2,8 +2,8 @@ import { t } from 'elysia'
 import { CONTAINER_TAG_PATTERN, ContainerTag, Dreaming, TaskType } from './common.ts'
 
 /** A multipart text field holding JSON; the multipart parser may already have turned it into a value. */
-const JsonField = (description: string) =>
-	t.Union([t.String(), t.Record(t.String(), t.Unknown()), t.Array(t.Unknown())], { description })
+const JsonField = (description: string, example: string) =>
+	t.Union([t.String(), t.Record(t.String(), t.Unknown()), t.Array(t.Unknown())], { description, examples: [example] })
 
 export const UploadFileBody = t.Object(
 	{
@@ -15,10 +15,16 @@ export const UploadFileBody = t.Object(
 		containerTags: t.Optional(
 			t.Union([t.String(), t.Array(t.String())], {
 				description: 'Deprecated: a JSON array string such as ["user_1"], or a single tag',
+				examples: ['["user_1"]'],
 			}),
 		),
-		metadata: t.Optional(JsonField('Metadata as a JSON object string, e.g. {"category":"report","year":2024}')),
-		filterByMetadata: t.Optional(JsonField('Accepted as on POST /v3/documents')),
+		metadata: t.Optional(
+			JsonField(
+				'Metadata as a JSON object string, e.g. {"category":"report","year":2024}',
+				'{"category":"report","year":2024}',
+			),
+		),
+		filterByMetadata: t.Optional(JsonField('Accepted as on POST /v3/documents', '{}')),
 		customId: t.Optional(
 			t.String({
 				minLength: 1,
@@ -34,13 +40,19 @@ export const UploadFileBody = t.Object(
 			t.String({
 				description:
 					'The document type the file is (pdf, image, webpage, google_doc, google_slide, google_sheet, text); a file whose bytes say otherwise is refused with 415',
+				examples: [''],
 			}),
 		),
-		mimeType: t.Optional(t.String({ description: 'Media type of the file, overriding the part’s own' })),
+		mimeType: t.Optional(
+			t.String({ description: 'Media type of the file, overriding the part’s own', examples: [''] }),
+		),
 		filepath: t.Optional(t.String({ minLength: 1, maxLength: 1024 })),
 		useAdvancedProcessing: t.Optional(t.Unknown({ description: 'Deprecated; accepted and ignored' })),
 		metadataFields: t.Optional(
-			JsonField('For a JSON file: a JSON array of field paths to copy into metadata, e.g. ["author","stats.views"]'),
+			JsonField(
+				'For a JSON file: a JSON array of field paths to copy into metadata, e.g. ["author","stats.views"]',
+				'[]',
+			),
 		),
 	},
 	{ additionalProperties: false },

@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import {
+	BoundedInteger,
 	ContainerTag,
 	DateTime,
 	Filters,
@@ -9,6 +10,7 @@ import {
 	Pagination,
 	UnitInterval,
 } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 const Relation = t.UnionEnum(['updates', 'extends', 'derives'])
 
@@ -48,7 +50,7 @@ export const CreateMemoriesBody = t.Object(
 			{ minItems: 1, maxItems: 100, error: 'must list 1 to 100 memories' },
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.createMemories] },
 )
 
 export const CreatedMemory = t.Object({
@@ -83,7 +85,7 @@ export const UpdateMemoryBody = t.Object(
 		forgetReason: t.Optional(t.Nullable(t.String({ maxLength: 1000 }))),
 		temporalContext: t.Optional(TemporalContext),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.updateMemory] },
 )
 
 export const UpdatedMemory = t.Object({
@@ -100,7 +102,7 @@ export const UpdatedMemory = t.Object({
 
 export const ForgetMemoryBody = t.Object(
 	{ ...Target, reason: t.Optional(t.String({ maxLength: 1000 })) },
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.forgetMemory] },
 )
 
 export const ForgetMemoryResponse = t.Object({ id: t.String(), forgotten: t.Boolean() })
@@ -125,10 +127,10 @@ export const ForgetMatchingBody = t.Object(
 		),
 		dryRun: t.Optional(t.Boolean({ description: 'Only report what would be forgotten' })),
 		threshold: t.Optional(UnitInterval('Minimum similarity')),
-		maxForget: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: 'must be an integer from 1 to 500' })),
+		maxForget: t.Optional(BoundedInteger(1, 500, 100)),
 		reason: t.Optional(t.String({ maxLength: 1000 })),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.forgetMatching] },
 )
 
 const Match = t.Object({ id: t.String(), memory: t.String(), score: t.Number() })
@@ -153,7 +155,7 @@ export const ListMemoriesBody = t.Object(
 			t.UnionEnum(['createdAt', 'updatedAt'], { error: 'must be "createdAt" or "updatedAt"', default: undefined }),
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.listMemories] },
 )
 
 const HistoryEntry = t.Object({

@@ -9,6 +9,7 @@ import {
 	SearchLimit,
 	UnitInterval,
 } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 const Include = t.Object(
 	{
@@ -51,7 +52,7 @@ export const MemorySearchBody = t.Object(
 			t.String({ minLength: 1, description: 'Chunks of documents at this path (a prefix when it ends with /)' }),
 		),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.memorySearch] },
 )
 
 const ContextItem = t.Object({
@@ -94,6 +95,12 @@ export const MemorySearchResponse = t.Object({
 			isAggregated: t.Optional(t.Boolean()),
 			documentId: t.Optional(t.String()),
 			position: t.Optional(t.Number()),
+			provisional: t.Optional(
+				t.Boolean({
+					description:
+						'A chunk standing in for a document whose memories are still forming (dynamic dreaming); gone once they exist',
+				}),
+			),
 			context: t.Optional(
 				t.Object({ parents: t.Array(ContextItem), children: t.Array(ContextItem), related: t.Array(RelatedItem) }),
 			),

@@ -1,5 +1,7 @@
 import { t } from 'elysia'
 import { CUSTOM_KEY_PROVIDERS, clientIdField, clientSecretField, customKeyEnabledField } from '../../settings/fields.ts'
+import { BoundedInteger } from './common.ts'
+import { REQUEST_EXAMPLES } from './examples.ts'
 
 export const ProfileBucket = t.Object(
 	{
@@ -42,7 +44,7 @@ export const SettingsPatchBody = t.Object(
 		filterPrompt: t.Optional(t.Nullable(t.String({ maxLength: 4000 }))),
 		shouldLLMFilter: t.Optional(t.Nullable(t.Boolean())),
 		chunkSize: t.Optional(
-			t.Nullable(t.Integer({ minimum: 100, maximum: 10_000, error: 'must be an integer from 100 to 10000' })),
+			t.Nullable(BoundedInteger(100, 10_000, 800), { error: 'must be an integer from 100 to 10000, or null' }),
 		),
 		profileBuckets: t.Optional(ProfileBuckets),
 		workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
@@ -51,6 +53,7 @@ export const SettingsPatchBody = t.Object(
 	{
 		additionalProperties: false,
 		description: 'Either `workspacePrompt` alone, or any other settings. Client secrets are stored encrypted.',
+		examples: [REQUEST_EXAMPLES.settings],
 	},
 )
 
@@ -68,7 +71,7 @@ export const ResetBody = t.Object(
 			description: "The organization's slug, to confirm deleting all of its content",
 		}),
 	},
-	{ additionalProperties: false },
+	{ additionalProperties: false, examples: [REQUEST_EXAMPLES.reset] },
 )
 
 export const ResetResponse = t.Object({

@@ -6,7 +6,18 @@ interface DomNode {
 	childNodes: ArrayLike<DomNode>
 }
 
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD'])
+const SKIPPED = new Set([
+	'SCRIPT',
+	'STYLE',
+	'TITLE',
+	'NOSCRIPT',
+	'TEMPLATE',
+	'SVG',
+	'CANVAS',
+	'IFRAME',
+	'OBJECT',
+	'HEAD',
+])
 const BLOCKS = new Set([
 	'P',
 	'DIV',

@@ -3,6 +3,7 @@ import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Readable } from 'node:stream'
 import zlib from 'node:zlib'
+import { StageError } from '../stage-error.ts'
 import { type AllowList, bareHost, isIpLiteral, type Resolver, refusal, systemResolver } from './url-guard.ts'
 
 export interface FetchPolicy {
@@ -31,14 +32,14 @@ export interface Fetched {
 }
 
 /** A fetch that failed; `permanent` when trying again cannot help (refused address, 404, too large). */
-export class FetchError extends Error {
+export class FetchError extends StageError {
 	constructor(
 		message: string,
-		readonly permanent: boolean,
+		permanent: boolean,
 		/** The HTTP status that ended the fetch (304 for a conditional request's unchanged answer, 404, 410...). */
 		readonly status: number | null = null,
 	) {
-		super(message)
+		super(message, permanent)
 	}
 }
 

@@ -46,5 +46,6 @@ function describePdfError(error: unknown): Error {
 	if (name === 'InvalidPDFException' || name === 'FormatError' || name === 'UnknownErrorException') {
 		return new PermanentStageError(`the PDF is malformed: ${message}`)
 	}
-	return new PermanentStageError(`the PDF could not be read: ${message}`)
+	// Anything else is pdf.js failing on its own (a TypeError, a RangeError): not something to show as the reason.
+	return new PermanentStageError('the PDF could not be read (its structure is not one the PDF reader understands)')
 }

@@ -1,4 +1,5 @@
 import type { Metadata, MetadataValue } from '../../domain/types.ts'
+import { chatMessages, renderChat } from './chat-messages.ts'
 import { shortTitle } from './text.ts'
 
 export type Structured = Record<string, unknown> | unknown[]
@@ -17,13 +18,10 @@ export function parseStructured(content: string): Structured | null {
 	}
 }
 
-const SPEAKER_KEYS = ['speaker', 'role', 'author', 'from', 'name', 'user']
-const MESSAGE_KEYS = ['content', 'text', 'message', 'body']
-
 /**
  * Readable text that keeps keys and nesting, YAML-like: `key: value` lines, nested objects indented under their key,
- * array items as `- ` lines. An array of messages (`{role, content}` and the like) becomes a `speaker: text`
- * transcript, which the chunker and memory extraction read as a conversation.
+ * array items as `- ` lines. A chat (an array of messages, or `{messages: [...]}`; chat-messages.ts) becomes a
+ * `Speaker: text` transcript, which the chunker and memory extraction read as a conversation.
  */
 export function structuredToText(value: Structured): string {
 	const transcript = asTranscript(value)
@@ -42,17 +40,8 @@ export function structuredTitle(value: Structured): string | null {
 }
 
 function asTranscript(value: Structured): string | null {
-	if (!Array.isArray(value) || value.length === 0) return null
-	const lines: string[] = []
-	for (const item of value) {
-		if (typeof item !== 'object' || item === null || Array.isArray(item)) return null
-		const record = item as Record<string, unknown>
-		const speaker = SPEAKER_KEYS.map((key) => record[key]).find((v) => typeof v === 'string' && v.trim())
-		const text = MESSAGE_KEYS.map((key) => record[key]).find((v) => typeof v === 'string')
-		if (typeof speaker !== 'string' || typeof text !== 'string') return null
-		lines.push(`${speaker.trim()}: ${text.trim()}`)
-	}
-	return lines.join('\n')
+	const lines = chatMessages(value)
+	return lines ? renderChat(lines) : null
 }
 
 function scalar(value: unknown): string | null {

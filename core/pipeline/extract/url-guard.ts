@@ -89,7 +89,8 @@ const RANGE_NAMES: Record<string, string> = {
 
 /**
  * Why an address may not be fetched, or null when it may: only public unicast addresses, unless the host name or
- * a range of the allow-list covers it; cloud-metadata addresses never.
+ * a range of the allow-list covers it; cloud-metadata addresses never. An IPv6 address that carries an IPv4 address
+ * (NAT64, 6to4, Teredo, IPv4-compatible) is judged as the IPv4 address(es) it reaches.
  */
 export function refusal(addressText: string, hostname: string, list: AllowList): string | null {
 	let address: Address
@@ -98,13 +99,56 @@ export function refusal(addressText: string, hostname: string, list: AllowList):
 	} catch {
 		return `${addressText} is not an IP address`
 	}
+	if (address.kind() === 'ipv6') {
+		const carried = embeddedIPv4(address as ipaddr.IPv6)
+		if (carried.length > 0 && !inAllowedRange(address, list)) {
+			for (const ipv4 of carried) {
+				const reason = judge(ipv4, hostname, list)
+				if (reason) return `${address.toString()} carries ${ipv4.toString()}: ${reason}`
+			}
+			return null
+		}
+	}
+	return judge(address, hostname, list)
+}
+
+function judge(address: Address, hostname: string, list: AllowList): string | null {
 	const shown = address.toString()
 	if (METADATA_ADDRESSES.includes(address.toNormalizedString())) return `${shown} is a cloud-metadata address`
-	if (list.ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))) return null
+	if (inAllowedRange(address, list)) return null
 	const range = address.range()
 	if (range === 'unicast') return null
 	if (hostAllowed(hostname, list)) return null
 	return `${shown} is ${RANGE_NAMES[range] ?? `a special-purpose (${range})`} address`
+}
+
+const inAllowedRange = (address: Address, list: AllowList) =>
+	list.ranges.some(([base, bits]) => base.kind() === address.kind() && address.match(base, bits))
+
+const ipv4 = (bytes: number[]) => new ipaddr.IPv4(bytes)
+
+/**
+ * The IPv4 addresses an IPv6 address leads to: IPv4-compatible `::a.b.c.d` (`::/96`), IPv4-translated
+ * `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48` (both RFC 6052 layouts), 6to4 `2002::/16`, and Teredo
+ * `2001::/32` (its server and its obfuscated client). IPv4-mapped addresses are turned into IPv4 before this.
+ */
+export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+	const b = address.toByteArray()
+	const word = (i: number) => (b[i]! << 8) | b[i + 1]!
+	const last32 = () => ipv4(b.slice(12, 16))
+	if (b.slice(0, 12).every((byte) => byte === 0)) return [last32()]
+	if (b.slice(0, 8).every((byte) => byte === 0) && word(8) === 0xffff && word(10) === 0) return [last32()]
+	if (word(0) === 0x64 && word(2) === 0xff9b && word(4) === 0 && b.slice(6, 12).every((byte) => byte === 0)) {
+		return [last32()]
+	}
+	if (word(0) === 0x64 && word(2) === 0xff9b && word(4) === 1) {
+		// A local-use NAT64 prefix of any length up to /96: check the /48 layout and the /96 layout.
+		return [ipv4([b[6]!, b[7]!, b[9]!, b[10]!]), last32()]
+	}
+	if (word(0) === 0x2002) return [ipv4(b.slice(2, 6))]
+	if (word(0) === 0x2001 && word(2) === 0)
+		return [ipv4(b.slice(4, 8)), ipv4(b.slice(12, 16).map((byte) => byte ^ 0xff))]
+	return []
 }
 
 /** The host of a URL without IPv6 brackets. */

@@ -3,11 +3,21 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
 import type { Db, Driver } from '../db.ts'
 
-/** The embedded store: PGlite with pgvector, persisted in `dataDir` (`memory://` keeps it in memory). */
-export async function openPglite(dataDir: string): Promise<Driver> {
+/**
+ * The embedded store: PGlite with pgvector, persisted in `dataDir` (`memory://` keeps it in memory), with a buffer
+ * cache of `sharedBuffers` (PostgreSQL units, e.g. `64MB`).
+ */
+export async function openPglite(dataDir: string, sharedBuffers?: string): Promise<Driver> {
+	if (sharedBuffers !== undefined && !/^\d+(kB|MB|GB)$/.test(sharedBuffers)) {
+		throw new Error(`shared buffers must be a size such as 64MB, not "${sharedBuffers}"`)
+	}
 	// A path (not a `memory://`-style URL) may name directories that do not exist yet.
 	if (!/^[a-z]+:\/\//.test(dataDir)) mkdirSync(dataDir, { recursive: true })
-	const pg = await PGlite.create({ dataDir, extensions: { vector } })
+	const pg = await PGlite.create({
+		dataDir,
+		extensions: { vector },
+		...(sharedBuffers ? { postgresqlconf: `shared_buffers = ${sharedBuffers}` } : {}),
+	})
 	return {
 		db: pgliteDb(pg),
 		autovacuum: false,

@@ -8,10 +8,11 @@ const SELECT_WITH_ORG = 'SELECT k.*, o.name AS org_name FROM api_keys k JOIN org
 
 export function keyStore(db: () => Db): KeyStore {
 	return {
-		async create({ orgId, name, prefix, hash }) {
+		async create({ orgId, name, prefix, hash, expiresAt = null, containerTags = null }) {
 			const [row] = await db().query<ApiKeyRow>(
-				'INSERT INTO api_keys (id, org_id, name, prefix, hash) VALUES ($1, $2, $3, $4, $5) RETURNING *',
-				[newId(), orgId, name, prefix, hash],
+				`INSERT INTO api_keys (id, org_id, name, prefix, hash, expires_at, container_tags)
+				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+				[newId(), orgId, name, prefix, hash, expiresAt, containerTags],
 			)
 			return toApiKey(row!)
 		},
@@ -25,12 +26,23 @@ export function keyStore(db: () => Db): KeyStore {
 			const rows = await db().query<KeyWithOrgRow>(`${SELECT_WITH_ORG} ORDER BY k.created_at, k.id`)
 			return rows.map(toApiKeyWithOrg)
 		},
-		async revoke(id) {
+		async listForOrg(orgId) {
+			const rows = await db().query<ApiKeyRow>(
+				'SELECT * FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL ORDER BY created_at, id',
+				[orgId],
+			)
+			return rows.map(toApiKey)
+		},
+		async revoke(id, orgId) {
 			const rows = await db().query(
-				'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-				[id],
+				`UPDATE api_keys SET revoked_at = now()
+				WHERE id = $1 AND revoked_at IS NULL AND ($2::text IS NULL OR org_id = $2) RETURNING id`,
+				[id, orgId ?? null],
 			)
 			return rows.length > 0
+		},
+		async touch(id) {
+			await db().query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id])
 		},
 	}
 }

@@ -2,6 +2,7 @@ import type { FormationResult, MemoryStore } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import {
 	formationState,
+	formingDocuments,
 	inPipeline,
 	markDreamed,
 	pendingAgeSeconds,
@@ -59,6 +60,7 @@ export function memoryStore(db: () => Db, hooks: MemoryHooks = {}): MemoryStore 
 		sampleVectors: (scope, containerTags, count) => sampleMemoryVectors(db(), scope, containerTags, count),
 		searchByVector: (scope, query) => memoriesByVector(db(), scope, query),
 		searchByText: (scope, query) => memoriesByText(db(), scope, query),
+		formingDocuments: (scope, containerTags, limit) => formingDocuments(db(), scope, containerTags, limit),
 		formationState: (documentId) => formationState(db(), documentId),
 		pendingContainers: (limit) => pendingContainers(db(), limit),
 		pendingDocuments: (orgId, containerTag, limit) => pendingDocuments(db(), orgId, containerTag, limit),

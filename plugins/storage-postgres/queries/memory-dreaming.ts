@@ -1,4 +1,4 @@
-import type { DocumentFormationState, StageRecord } from '../../../core/index.ts'
+import type { DocumentFormationState, Scope, StageRecord } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { jsonParam } from './params.ts'
 import { type DocumentRow, toDocument } from './rows.ts'
@@ -35,6 +35,21 @@ export async function pendingDocuments(db: Db, orgId: string, containerTag: stri
 		`SELECT d.id FROM documents d WHERE d.org_id = $1 AND d.container_tag = $2 AND ${PENDING}
 		ORDER BY d.created_at, d.created_seq LIMIT $3`,
 		[orgId, containerTag, limit],
+	)
+	return rows.map((row) => row.id)
+}
+
+export async function formingDocuments(
+	db: Db,
+	scope: Scope,
+	containerTags: string[] | null,
+	limit: number,
+): Promise<string[]> {
+	const rows = await db.query<{ id: string }>(
+		`SELECT d.id FROM documents d WHERE d.org_id = $1 AND ${PENDING}
+		AND ($2::text[] IS NULL OR d.container_tag = ANY($2::text[]))
+		ORDER BY d.created_at, d.created_seq LIMIT $3`,
+		[scope.orgId, containerTags, limit],
 	)
 	return rows.map((row) => row.id)
 }

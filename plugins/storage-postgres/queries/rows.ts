@@ -28,6 +28,8 @@ export interface ApiKeyRow {
 	created_at: Date
 	last_used_at: Date | null
 	revoked_at: Date | null
+	expires_at: Date | null
+	container_tags: string[] | null
 }
 
 export interface DocumentRow {
@@ -88,6 +90,8 @@ export function toApiKey(row: ApiKeyRow): ApiKey {
 		createdAt: row.created_at,
 		lastUsedAt: row.last_used_at,
 		revokedAt: row.revoked_at,
+		expiresAt: row.expires_at,
+		containerTags: row.container_tags,
 	}
 }
 

@@ -2,6 +2,7 @@ import type { VectorSpace } from '../../../core/index.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
+import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
 import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
 
@@ -106,6 +107,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	ORGANIZATION_MIGRATION,
 	CONTAINERS_MIGRATION,
 	CONNECTIONS_MIGRATION,
+	KEY_SCOPES_MIGRATION,
 ])
 
 function inVersionOrder(migrations: Migration[]): Migration[] {

@@ -174,6 +174,7 @@ function chunkScope(scope: Scope, query: ChunkSearchQuery, params: Params): { fr
 	const conditions = [`c.org_id = ${params.add(scope.orgId)}`, 'c.ready']
 	if (query.containerTags) conditions.push(`c.container_tag = ANY(${params.add(query.containerTags)}::text[])`)
 	if (query.documentId !== undefined) conditions.push(`c.document_id = ${params.add(query.documentId)}`)
+	if (query.documentIds !== undefined) conditions.push(`c.document_id = ANY(${params.add(query.documentIds)}::text[])`)
 	const onDocuments = metadataConditions(query, params)
 	conditions.push(...onDocuments)
 	const from = onDocuments.length > 0 ? 'chunks c JOIN documents d ON d.id = c.document_id' : 'chunks c'

@@ -2,20 +2,17 @@
  * Prints the statements extractor-rules draws from one session of a LoCoMo conversation, beside the turns, so their
  * quality can be read:
  *
- *   bun plugins/extractor-rules/dev/inspect-locomo.ts [conversation] [session] [--summary]
+ *   bun bench/inspect-locomo.ts [conversation] [session] [--summary]
  *
- * conversation: a file name in ../shared/datasets/locomo-dev without `.json` (default: the first); session: a number
+ * conversation: a file name in LOCOMO_DIR (see lib/locomo-data.ts) without `.json` (default: the first); session: a number
  * (default 1). `--summary` instead prints, for every session of every conversation, how many statements were kept
  * and how many question evidence turns still have a statement. Skips cleanly when the data set is absent.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ConversationTurn, ExtractionInput, MemoryCandidate } from '../../../core/index.ts'
-import { extractorRules } from '../index.ts'
-
-/** `../shared/datasets/locomo-dev` from the repository root, wherever the script is run from. */
-const REPOSITORY_ROOT = join(import.meta.dir, '../../..')
-const DATASET = join(REPOSITORY_ROOT, '../shared/datasets/locomo-dev')
+import type { ConversationTurn, ExtractionInput, MemoryCandidate } from '../core/index.ts'
+import { extractorRules } from '../plugins/extractor-rules/index.ts'
+import { LOCOMO_DIR as DATASET } from './lib/locomo-data.ts'
 
 interface LocomoTurn {
 	speaker: string

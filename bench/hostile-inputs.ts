@@ -1,0 +1,133 @@
+/**
+ * Event-loop stall and peak memory of a real embedded server on hostile single inputs: a 1 MB word, a 3 MB PDF whose
+ * stream inflates to 3 GiB, and a 50 MB text upload. Each input gets a fresh server; /health is polled every 50 ms
+ * while the document is processed (longest answer = stall), and the server's peak resident memory is read from
+ * /proc (VmHWM). `--root DIR` runs the server of another checkout (to compare before and after a change).
+ *
+ *   bun bench/hostile-inputs.ts [--root ../main] [--only word,pdf,upload] [--timeout 600] [--pdf-gib 3]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pdfBomb } from '../tests/helpers/sample-files.ts'
+import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: string) => {
+	const at = args.indexOf(`--${name}`)
+	return at >= 0 ? args[at + 1]! : fallback
+}
+const root = option('root', join(import.meta.dir, '..'))
+const only = option('only', 'word,pdf,upload').split(',')
+const timeoutMs = Number(option('timeout', '600')) * 1000
+const pdfGib = Number(option('pdf-gib', '3'))
+
+async function startServer(dataDir: string) {
+	const proc = Bun.spawn([process.execPath, join(root, 'server/main.ts')], {
+		cwd: root,
+		env: {
+			PATH: process.env.PATH ?? '',
+			PORT: '0',
+			HOST: '127.0.0.1',
+			MEMORY_DATA_DIR: dataDir,
+			// The word-vector cache the tests build once, so each fresh server loads it instead of building it.
+			MEMORY_CACHE_DIR: process.env.MEMORY_CACHE_DIR ?? SHARED_EMBEDDER_CACHE,
+			LOG_LEVEL: 'info',
+		},
+		stdout: 'pipe',
+		stderr: 'pipe',
+	})
+	const out = await readUntil(proc.stdout, /Created the first API key[^\n]*\n(\S+)/)
+	const err = await readUntil(proc.stderr, /"memory service started".*?"url":"([^"]+)"/)
+	return { proc, key: out, url: err }
+}
+
+async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
+	const reader = stream.getReader()
+	let text = ''
+	for (;;) {
+		const { value, done } = await reader.read()
+		if (done) throw new Error(`stream ended before ${pattern}: ${text.slice(-2000)}`)
+		text += new TextDecoder().decode(value)
+		const match = pattern.exec(text)
+		if (match) {
+			reader.releaseLock()
+			void stream.pipeTo(new WritableStream())
+			return match[1]!
+		}
+	}
+}
+
+function peakRssMb(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+	return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
+async function measure(name: string, send: (url: string, headers: Record<string, string>) => Promise<string>) {
+	const dataDir = mkdtempSync(join(tmpdir(), 'memory-hostile-'))
+	const server = await startServer(dataDir)
+	const headers = { authorization: `Bearer ${server.key}` }
+	const before = peakRssMb(server.proc.pid)
+	const started = performance.now()
+	let stall = 0
+	let outcome = 'timeout'
+	try {
+		const id = await send(server.url, headers)
+		while (performance.now() - started < timeoutMs) {
+			const asked = performance.now()
+			await fetch(`${server.url}/health`)
+			stall = Math.max(stall, performance.now() - asked)
+			const document = (await (await fetch(`${server.url}/v3/documents/${id}`, { headers })).json()) as {
+				status: string
+				error: string | null
+			}
+			if (document.status === 'done' || document.status === 'failed') {
+				outcome = document.status === 'done' ? 'done' : `failed: ${document.error}`
+				break
+			}
+			await Bun.sleep(50)
+		}
+	} catch (error) {
+		outcome = `error: ${String(error)}`
+	}
+	const row = {
+		input: name,
+		outcome: outcome.slice(0, 120),
+		seconds: Math.round((performance.now() - started) / 100) / 10,
+		healthStallMs: Math.round(stall),
+		peakRssMb: peakRssMb(server.proc.pid),
+		rssAtStartMb: before,
+	}
+	server.proc.kill(9)
+	await server.proc.exited
+	rmSync(dataDir, { recursive: true, force: true })
+	console.log(JSON.stringify(row))
+}
+
+const post = (content: string) => async (url: string, headers: Record<string, string>) => {
+	const response = await fetch(`${url}/v3/documents`, {
+		method: 'POST',
+		headers: { ...headers, 'content-type': 'application/json' },
+		body: JSON.stringify({ content, containerTag: 'hostile', dreaming: 'instant' }),
+	})
+	return ((await response.json()) as { id: string }).id
+}
+const uploadFile = (bytes: Uint8Array, name: string) => async (url: string, headers: Record<string, string>) => {
+	const form = new FormData()
+	form.append('file', new File([bytes as Uint8Array<ArrayBuffer>], name))
+	form.append('containerTag', 'hostile')
+	const response = await fetch(`${url}/v3/documents/file`, { method: 'POST', headers, body: form })
+	return ((await response.json()) as { id: string }).id
+}
+
+console.log(JSON.stringify({ root, date: new Date().toISOString() }))
+if (only.includes('word')) await measure('1 MB word', post('A'.repeat(1_048_576)))
+if (only.includes('pdf'))
+	await measure(`PDF bomb (${pdfGib} GiB inflated)`, uploadFile(await pdfBomb(pdfGib * 1024 ** 3), 'bomb.pdf'))
+if (only.includes('upload')) {
+	const words = ['apple', 'river', 'stone', 'green', 'market', 'window', 'silver', 'garden']
+	let text = ''
+	const line = `${Array.from({ length: 12 }, (_, i) => words[i % words.length]).join(' ')}.\n`
+	text = line.repeat(Math.ceil((50 * 1024 * 1024 - 1024) / line.length)).slice(0, 50 * 1024 * 1024 - 1024)
+	await measure('50 MB text upload', uploadFile(new TextEncoder().encode(text), 'big.txt'))
+}

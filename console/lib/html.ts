@@ -1,0 +1,1 @@
+export { html, render } from 'htm/preact'

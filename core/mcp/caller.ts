@@ -1,0 +1,68 @@
+import type { Principal } from '../auth/verifier.ts'
+import { DEFAULT_CONTAINER_TAG } from '../documents/service.ts'
+import type { Scope } from '../domain/types.ts'
+import { HttpError } from '../errors.ts'
+import { CONTAINER_TAG_PATTERN } from '../http/schemas/common.ts'
+
+const TAG_PATTERN = new RegExp(CONTAINER_TAG_PATTERN)
+
+/** Request header naming the container tag a call uses when it names none (Supermemory's MCP header). */
+export const CONTAINER_TAG_HEADER = 'x-sm-project'
+
+/** Who is calling, and which container tags the call may touch. */
+export interface McpCaller {
+	principal: Principal
+	scope: Scope
+	/** The container tags the key is restricted to; null when it may use any. */
+	allowedTags: string[] | null
+	/** The tag used when a call names none. */
+	defaultTag: string
+}
+
+/** Container tags a key is restricted to; null for a key that reaches the whole organization. */
+function keyRestriction(principal: Principal): string[] | null {
+	const tags = principal.containerTags
+	return tags && tags.length > 0 ? tags : null
+}
+
+/**
+ * The caller of one MCP request. The default tag is the request's `x-sm-project` header, else the key's only (first)
+ * allowed tag when it is restricted, else the REST API's default (`sm_project_default`).
+ */
+export function callerOf(principal: Principal, headers: Headers): McpCaller {
+	const allowedTags = keyRestriction(principal)
+	const header = headers.get(CONTAINER_TAG_HEADER)?.trim() || null
+	const caller = {
+		principal,
+		scope: { orgId: principal.orgId },
+		allowedTags,
+		defaultTag: allowedTags?.[0] ?? DEFAULT_CONTAINER_TAG,
+	}
+	// The header's tag is held to the same rules as a tag a call names.
+	return header ? { ...caller, defaultTag: resolveTag(caller, header) } : caller
+}
+
+/** The tag a call uses: the one it names, else the default; a restricted key gets 403 for any other. */
+export function resolveTag(caller: McpCaller, requested?: string): string {
+	const tag = requested?.trim() || caller.defaultTag
+	if (tag.length > 100 || !TAG_PATTERN.test(tag)) {
+		throw new HttpError(
+			400,
+			'Invalid request parameters',
+			`containerTag "${tag}" must be 1 to 100 characters of letters, digits, "_", ":" or "-"`,
+		)
+	}
+	if (caller.allowedTags && !caller.allowedTags.includes(tag)) {
+		throw new HttpError(
+			403,
+			'Container tag not allowed',
+			`this API key may use only ${caller.allowedTags.map((t) => `"${t}"`).join(', ')}; "${tag}" is not one of them`,
+		)
+	}
+	return tag
+}
+
+/** Whether a restricted key may see a record of this tag (unrestricted keys see all of their organization). */
+export function mayUse(caller: McpCaller, tag: string): boolean {
+	return caller.allowedTags === null || caller.allowedTags.includes(tag)
+}
