@@ -101,7 +101,8 @@ export async function startService(input: {
 	let ready = role === 'api'
 
 	if (role !== 'api') {
-		await warmFileParsers()
+		// In the background: the first upload need not wait for the parsers, nor the start for them.
+		warmFileParsers().catch((error) => logger.warn('file parsers did not load', { error: String(error) }))
 		const deps = { storage, embedder, logger, extraction, memories: memory.step, budget }
 		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
 		if (embedded) {

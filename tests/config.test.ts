@@ -44,6 +44,8 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:granola',
+			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(false)
 		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
@@ -58,6 +60,8 @@ describe('configuration', () => {
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:granola',
+			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(true)
 	})
@@ -74,6 +78,8 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-llm',
 			'connector:github',
+			'connector:granola',
+			'connector:web-crawler',
 		])
 		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none', MEMORY_CONNECTORS: 'none' })
 		expect(none.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local'])
@@ -99,6 +105,8 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'granola',
+			'web-crawler',
 		])
 	})
 
@@ -109,7 +117,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, web-crawler)',
 		)
 	})
 })

@@ -69,6 +69,28 @@ describe('hostile input (the fast part of the drill)', () => {
 		}
 	})
 
+	it('holds JSON text inside form fields and filter strings to the same depth and text rules as a body', async () => {
+		const send = sendThrough(t, t.key)
+		const deep = `${'['.repeat(100)}${']'.repeat(100)}`
+		// The multipart parser reads JSON-looking fields itself: a deep one fails validation, without echoing the value.
+		for (const [metadata, expected] of [
+			[deep, 'metadata: '],
+			['{"k":"v\\u0000"}', 'metadata.k: must not contain NUL'],
+		] as const) {
+			const form = new FormData()
+			form.set('file', new File(['drill text'], 'drill.txt', { type: 'text/plain' }))
+			form.set('metadata', metadata)
+			const response = await send('POST', '/v3/documents/file', { body: form })
+			expect(response.status).toBe(400)
+			const { details } = (await response.json()) as { details: string }
+			expect(details).toStartWith(expected)
+			expect(details.length).toBeLessThan(300)
+		}
+		const response = await t.json('POST', '/v3/search', { q: 'x', filters: '{"AND":[{"key":"a","value":"\\ud800"}]}' })
+		expect(response.status).toBe(400)
+		expect(response.body.details).toStartWith('filters.AND[0].value: must not contain NUL')
+	})
+
 	it('keeps one organization out of another: ids, customIds, tags and guessed ids show and change nothing', async () => {
 		const other = await t.createKey('tenant-b')
 		const result = await runTenantFuzz(sendThrough(t, t.key), sendThrough(t, other), (id) => t.waitForStatus(id))

@@ -18,7 +18,7 @@ describeEachDriver('POST /v3/documents/:id/retry', (driver) => {
 					: new Response('gone', { status: 404 }),
 		})
 		t = await startTestService(driver, { env: { MEMORY_URL_ALLOWLIST: '127.0.0.1' } })
-	}, 60_000)
+	}, 240_000)
 	afterAll(async () => {
 		await t.stop()
 		site.stop(true)

@@ -36,7 +36,7 @@ describeEachDriver('keys restricted to container tags', (driver) => {
 		).body.id
 		await t.waitForStatus(ownDoc)
 		await t.waitForStatus(otherDoc)
-	}, 90_000)
+	}, 240_000)
 	afterAll(() => t.stop())
 
 	describe('documents', () => {

@@ -15,7 +15,7 @@ describe('request limits on a listening server', () => {
 	beforeAll(async () => {
 		server = await spawnServer({ MEMORY_DATA_DIR: dataDir, MEMORY_MAX_BODY_BYTES: String(MiB) })
 		key = server.firstKey!
-	}, 150_000)
+	}, 300_000)
 	afterAll(async () => {
 		await server.kill()
 		rmSync(dataDir, { recursive: true, force: true })

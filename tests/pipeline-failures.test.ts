@@ -31,7 +31,7 @@ describe('pipeline failures', () => {
 	const logger = recordingLogger()
 	beforeAll(async () => {
 		t = await startTestService('pglite', { extractor: brokenExtractor(), logger })
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('extracts plain text uploaded as text/html at the first attempt', async () => {

@@ -39,7 +39,7 @@ describe('pipeline under hostile documents (embedded)', () => {
 			containerTag: 'steady',
 		})
 		await t.waitForStatus(steady.body.id)
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('answers /health and searches within a second while a 1 MB word and an 80 KB one are processed', async () => {
@@ -57,7 +57,7 @@ describe('pipeline under hostile documents (embedded)', () => {
 			if (document.status === 'failed') expect(document.error).not.toMatch(/Error|undefined|stack/)
 			else expect(document.status).toBe('done')
 		}
-	}, 150_000)
+	}, 400_000)
 
 	it('fails a PDF whose stream inflates to 256 MiB with the reason, in bounded memory', async () => {
 		const bomb = await pdfBomb(256 * 1024 * 1024)
@@ -85,7 +85,7 @@ describe('document time budget (embedded)', () => {
 	let t: TestService
 	beforeAll(async () => {
 		t = await startTestService('pglite', { env: { MEMORY_DOCUMENT_TIMEOUT_SECONDS: '1' } })
-	}, 60_000)
+	}, 180_000)
 	afterAll(() => t.stop())
 
 	it('fails a document that takes longer than its budget with that reason, at once and without retries', async () => {
@@ -140,5 +140,5 @@ describe('restart after kill -9 mid-document (embedded server process)', () => {
 		} finally {
 			await second.kill()
 		}
-	}, 150_000)
+	}, 400_000)
 })

@@ -44,7 +44,7 @@ export function ingestSettingsFromEnv(env: Env, integer: Integer): IngestSetting
 			.map((entry) => entry.trim())
 			.filter(Boolean),
 		maxUncompressedBytes: integer(env, 'MEMORY_MAX_UNCOMPRESSED_BYTES', 200 * MiB, 1),
-		documentTimeoutSeconds: integer(env, 'MEMORY_DOCUMENT_TIMEOUT_SECONDS', 300, 1),
+		documentTimeoutSeconds: integer(env, 'MEMORY_DOCUMENT_TIMEOUT_SECONDS', 900, 1),
 		documentMaxMemoryMb: integer(env, 'MEMORY_DOCUMENT_MAX_MEMORY_MB', 768, 64),
 		filesDir: env.MEMORY_FILES_DIR || null,
 		fileUrlSecret: env.MEMORY_FILE_URL_SECRET || null,

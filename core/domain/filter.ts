@@ -1,4 +1,4 @@
-/** QueryFilter of the published API (REFERENCE §1.4). Input validation lives in core/http/filter-input.ts. */
+/** QueryFilter of the published API (`filters` of search, lists and profile). Input validation lives in core/http/filter-input.ts. */
 
 export const FILTER_TYPES = ['metadata', 'numeric', 'array_contains', 'string_contains'] as const
 export type FilterType = (typeof FILTER_TYPES)[number]

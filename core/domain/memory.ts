@@ -1,4 +1,4 @@
-/** Memory entries and their graph (REFERENCE §8.2). Times are Date objects; routes serialise them. */
+/** Memory entries and their graph. Times are Date objects; routes serialise them. */
 
 export const MEMORY_RELATIONS = ['updates', 'extends', 'derives'] as const
 /**
@@ -32,7 +32,7 @@ export interface MemoryRecord {
 	metadata: Record<string, unknown> | null
 	/** ISO dates the memory refers to. */
 	eventDates: string[]
-	/** Profile bucket keys (filled by issue 4). */
+	/** Keys of the profile buckets the memory was sorted into. */
 	buckets: string[]
 	/** The documents the memory was formed from, oldest link first. */
 	documentIds: string[]

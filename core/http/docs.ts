@@ -28,7 +28,13 @@ export const API_TAGS = [
 		description:
 			'Connections to providers (GitHub, ...): authorize, choose resources, sync on schedule, webhook or demand; sync runs',
 	},
+	{
+		name: 'keys',
+		description: "The organization's API keys: create (optionally expiring or restricted), list, revoke",
+	},
 ]
+
+export const OPENAPI_PATH = '/openapi.json'
 
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */
 export function apiDocs() {
@@ -42,7 +48,7 @@ export function apiDocs() {
 		.use(
 			openapi({
 				path: '/swagger',
-				specPath: '/openapi.json',
+				specPath: OPENAPI_PATH,
 				provider: 'swagger-ui',
 				exclude: { paths: ['/swagger/assets/:name'] },
 				swagger: {

@@ -9,6 +9,7 @@ import {
 	type QueryFilter,
 } from '../domain/filter.ts'
 import { badRequest } from '../errors.ts'
+import { parseJsonText } from './guards/json-text.ts'
 
 const MAX_GROUP_ITEMS = 100
 const MAX_KEY_CHARS = 256
@@ -18,19 +19,15 @@ const DECIMAL_NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/
 type Input = Record<string, unknown>
 
 /**
- * Validates a QueryFilter from a request (REFERENCE §1.4), given as an object or as a JSON string of one, and returns
- * it normalised. Every problem throws a 400 whose details name the path, such as `filters.AND[0].OR[2].key`.
+ * Validates a QueryFilter from a request (the published API's `filters`: AND/OR groups of metadata conditions), given
+ * as an object or as a JSON string of one, and returns it normalised. Every problem throws a 400 whose details name the path, such as `filters.AND[0].OR[2].key`.
  */
 export function parseQueryFilter(input: unknown, field = 'filters'): QueryFilter {
 	return parseGroup(typeof input === 'string' ? parseJson(input, field) : input, field, 1, field)
 }
 
 function parseJson(text: string, field: string): unknown {
-	try {
-		return JSON.parse(text)
-	} catch {
-		throw badRequest(`${field} is not valid JSON`)
-	}
+	return parseJsonText(text, field, `${field} is not valid JSON`)
 }
 
 function parseGroup(input: unknown, path: string, level: number, field: string): QueryFilter {

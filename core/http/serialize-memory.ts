@@ -6,7 +6,7 @@ import type { MemoryHit, SearchHit } from '../search/memory-search.ts'
 const iso = (date: Date) => date.toISOString()
 const round = (value: number) => Math.round(value * 10_000) / 10_000
 
-/** GET /v3/documents/{id} `memories[]` (REFERENCE §7.2 MemoryOfDoc). */
+/** GET /v3/documents/{id} `memories[]`: every field the published client requires of an item. */
 export function memoryOfDocument(memory: MemoryRecord) {
 	return {
 		id: memory.id,

@@ -3,11 +3,10 @@ const FULL_WEIGHT_SAMPLE = 30
 
 /**
  * The query vector without what the searched container's memories have in common, so that what sets a memory apart
- * decides its rank. In a chat between Melanie and Caroline nearly every memory names one of them, and a word-vector
- * sentence embedding leans on rare words like names: on LoCoMo, "What does Melanie's necklace symbolize?" ranked
- * "Melanie is part of that" first. Taking the component along the mean of a sample of the container's memories out
- * of the query (the container-level counterpart of SIF's common-component removal) leaves "necklace" and "symbolize"
- * more of the say; names still count through the full-text side and through what is left of them.
+ * decides its rank: in a chat nearly every memory names its speakers, and a word-vector embedding leans on rare words
+ * like names. The component along the mean of a sample of the container's memories is taken out of the query (the
+ * container-level counterpart of SIF's common-component removal); names still count through the full-text side.
+ * Measurements: docs/search-scoring.md.
  *
  * The mean of a few memories is mostly those memories themselves, so a small sample takes out proportionally less
  * (a third at 10 memories): a container of two facts keeps its query as it is. Without a sample, or when the query

@@ -1,4 +1,7 @@
-/** The OAuth providers whose applications an organization can replace with its own (REFERENCE §3). */
+/**
+ * The OAuth providers whose applications an organization can replace with its own (the published API's
+ * `<provider>ClientId`, `<provider>ClientSecret` and `<provider>CustomKeyEnabled` settings).
+ */
 export const CUSTOM_KEY_PROVIDERS = ['googleDrive', 'notion', 'onedrive', 'github'] as const
 export type CustomKeyProvider = (typeof CUSTOM_KEY_PROVIDERS)[number]
 

@@ -70,7 +70,7 @@ export async function spawnServer(env: Record<string, string>, args: string[] = 
 				},
 			}
 		}
-		if (proc.exitCode !== null || Date.now() - started > 180_000) {
+		if (proc.exitCode !== null || Date.now() - started > 240_000) {
 			proc.kill('SIGKILL')
 			throw new Error(`server did not start:\n${stdout.join('\n')}\n${stderr.join('\n')}`)
 		}

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia'
 import { writeTag } from '../../auth/restriction.ts'
 import { badRequest } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
+import { parseJsonText } from '../guards/json-text.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { CONTAINER_TAG_PATTERN, ErrorResponse, errorResponses, MetadataIn } from '../schemas/common.ts'
 import { DocumentAck } from '../schemas/documents.ts'
@@ -17,11 +18,7 @@ const TAG = new RegExp(CONTAINER_TAG_PATTERN)
 /** A multipart field holding JSON text (or already parsed by the multipart parser). */
 function jsonField(value: unknown, field: string): unknown {
 	if (typeof value !== 'string') return value
-	try {
-		return JSON.parse(value)
-	} catch {
-		throw badRequest(`${field}: must be JSON text`)
-	}
+	return parseJsonText(value, field)
 }
 
 function metadataField(value: unknown, field: string) {

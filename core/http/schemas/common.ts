@@ -80,8 +80,12 @@ export const QueryText = t.String({
  * A JSON integer from `minimum` to `maximum`. TypeBox's own type: Elysia's `t.Integer` also takes numeric strings,
  * and then reports a value out of range without the field's name.
  */
-export const BoundedInteger = (minimum: number, maximum: number, example: number) =>
-	Type.Integer({ minimum, maximum, error: `must be an integer from ${minimum} to ${maximum}`, examples: [example] })
+export const BoundedInteger = (
+	minimum: number,
+	maximum: number,
+	example: number,
+	error = `must be an integer from ${minimum} to ${maximum}`,
+) => Type.Integer({ minimum, maximum, error, examples: [example] })
 
 /** How many results a search returns. */
 export const SearchLimit = BoundedInteger(1, 100, 10)

@@ -49,7 +49,7 @@ export const REQUEST_EXAMPLES = {
 	profileBuckets: { containerTag: EXAMPLE_TAG },
 	containerTag: { name: 'Marie', entityContext: 'Marie is a regular at the café.' },
 	merge: { containerTags: ['team_1'], targetContainerTag: 'team_all' },
+	createKey: { name: 'assistant for user_1', expiresInDays: 90, containerTags: [EXAMPLE_TAG] },
 	// The slug of the organization the first start creates; resetting it deletes everything it holds.
 	reset: { confirmation: 'default' },
-	createKey: { name: 'marie-app', expiresInDays: 90, containerTags: [EXAMPLE_TAG] },
 }

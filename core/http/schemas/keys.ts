@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { ContainerTag, DateTime } from './common.ts'
+import { BoundedInteger, ContainerTag, DateTime } from './common.ts'
 import { REQUEST_EXAMPLES } from './examples.ts'
 
 export const CreateKeyBody = t.Object(
@@ -12,9 +12,7 @@ export const CreateKeyBody = t.Object(
 			description: 'A label to recognise the key by',
 		}),
 		expiresAt: t.Optional(t.String({ format: 'date-time', description: 'When the key stops working (ISO 8601)' })),
-		expiresInDays: t.Optional(
-			t.Integer({ minimum: 1, maximum: 3650, error: 'must be a whole number of days from 1 to 3650' }),
-		),
+		expiresInDays: t.Optional(BoundedInteger(1, 3650, 90, 'must be a whole number of days from 1 to 3650')),
 		containerTags: t.Optional(
 			t.Array(ContainerTag, {
 				minItems: 1,
