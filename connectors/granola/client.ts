@@ -56,12 +56,14 @@ export class GranolaClient {
 						: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 				})
 			} catch (error) {
+				this.answered()
 				if (this.options.signal?.aborted || attempt >= this.options.maxRetries) {
 					throw new Error(`Could not reach Granola API: ${(error as Error).message}`)
 				}
 				await this.wait(backoff(attempt))
 				continue
 			}
+			this.answered()
 			if (response.ok) return await response.json()
 			await response.body?.cancel()
 			if (response.status === 401 || response.status === 403) {
@@ -80,12 +82,14 @@ export class GranolaClient {
 		}
 	}
 
-	/** Keeps requests at least the minimum interval apart. */
+	/** The next request waits the minimum interval from the last answer, so requests never arrive closer. */
+	private answered(): void {
+		this.nextRequestAt = Date.now() + this.options.minRequestIntervalMs
+	}
+
 	private async pace(): Promise<void> {
-		const now = Date.now()
-		const at = Math.max(now, this.nextRequestAt)
-		this.nextRequestAt = at + this.options.minRequestIntervalMs
-		if (at > now) await this.wait(at - now)
+		const wait = this.nextRequestAt - Date.now()
+		if (wait > 0) await this.wait(wait)
 	}
 
 	private async wait(ms: number): Promise<void> {
