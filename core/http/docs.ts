@@ -34,6 +34,8 @@ export const API_TAGS = [
 	},
 ]
 
+export const OPENAPI_PATH = '/openapi.json'
+
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */
 export function apiDocs() {
 	return new Elysia()
@@ -46,7 +48,7 @@ export function apiDocs() {
 		.use(
 			openapi({
 				path: '/swagger',
-				specPath: '/openapi.json',
+				specPath: OPENAPI_PATH,
 				provider: 'swagger-ui',
 				exclude: { paths: ['/swagger/assets/:name'] },
 				swagger: {
