@@ -58,7 +58,7 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		await t.waitForStatus(failing.body.id)
 		const key = await t.json('POST', '/v3/keys', { name: 'to revoke' })
 		specificPathValues['/retry'] = { id: failing.body.id }
-		specificPathValues['/v3/keys/{id}'] = { id: key.body.id }
+		specificPathValues['/v3/keys/{keyId}'] = { keyId: key.body.id }
 		const merge = await t.json('POST', '/v3/container-tags/merge', { containerTags: ['b'], targetContainerTag: 'a' })
 		expect(merge.status).toBe(202)
 		fileDocumentId = uploaded.id
