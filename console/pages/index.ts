@@ -1,5 +1,6 @@
 import type { FunctionComponent } from 'preact'
 import type { Principal } from '../lib/session.ts'
+import { ConnectionsPage } from './connections.ts'
 import { ContainerTagsPage } from './container-tags.ts'
 import { DocumentsPage } from './documents.ts'
 import { GraphPage } from './graph.ts'
@@ -30,6 +31,7 @@ export const PAGES: Page[] = [
 	{ path: 'container-tags', title: 'Container tags', component: ContainerTagsPage },
 	{ path: 'graph', title: 'Memory graph', component: GraphPage },
 	{ path: 'playground', title: 'Playground', component: PlaygroundPage },
+	{ path: 'connections', title: 'Connections', component: ConnectionsPage, unrestrictedOnly: true },
 	{ path: 'usage', title: 'Usage', component: UsagePage, unrestrictedOnly: true },
 	{ path: 'keys', title: 'API keys', component: KeysPage, unrestrictedOnly: true },
 	{ path: 'settings', title: 'Settings', component: SettingsPage, unrestrictedOnly: true },

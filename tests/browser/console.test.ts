@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { webCrawler } from '../../connectors/web-crawler/index.ts'
+import { htmlPage, startWebsite, type Website } from '../emulators/website.ts'
 import { launchChromium, screenshot } from '../helpers/browser.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 
@@ -41,6 +43,7 @@ describe('developer console in Chromium', () => {
 	let context: BrowserContext
 	let page: Page
 	let hiddenDoc: string
+	let site: Website
 
 	const signIn = async (target: Page, key: string) => {
 		await target.goto(`${base}/console/`)
@@ -54,7 +57,12 @@ describe('developer console in Chromium', () => {
 	}
 
 	beforeAll(async () => {
-		t = await startTestService('pglite', { env: { MEMORY_KEY_CACHE_SECONDS: '0' } })
+		site = startWebsite()
+		site.page('/guide/', htmlPage('Orchard guide', 'The orchard guide covers pear trees and their pruning'))
+		t = await startTestService('pglite', {
+			env: { MEMORY_KEY_CACHE_SECONDS: '0', MEMORY_URL_ALLOWLIST: '127.0.0.1' },
+			plugins: [webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0 })],
+		})
 		server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.service.app!.handle(request) })
 		base = `http://127.0.0.1:${server.port}`
 		hiddenDoc = (
@@ -73,6 +81,7 @@ describe('developer console in Chromium', () => {
 		await browser?.close()
 		server?.stop(true)
 		await t?.stop()
+		site?.stop()
 	})
 
 	describe('sign-in', () => {
@@ -269,6 +278,29 @@ describe('developer console in Chromium', () => {
 				await page.waitForSelector('#github-client-secret')
 				expect(await page.content()).not.toContain(secret)
 				await screenshot(page, 'settings')
+			},
+			STEP_TIMEOUT,
+		)
+	})
+
+	describe('connections', () => {
+		it(
+			'connects the web crawler, shows its status and sync runs, and syncs again on demand',
+			async () => {
+				await open('connections')
+				await page.selectOption('#connect-provider', 'web-crawler')
+				await page.fill('#connect-tag', 'crawl_tag')
+				await page.fill('#connect-credential', `${site.origin}/guide/`)
+				await page.click('form[aria-labelledby=connect-title] button[type=submit]')
+				const row = await page.waitForSelector('tr:has-text("web-crawler")')
+				expect(await row.textContent()).toContain('crawl_tag')
+				await screenshot(page, 'connections')
+				await (await row.$('a'))!.click()
+				await page.waitForSelector('#connection-title')
+				await page.waitForSelector('table tbody tr:has-text("completed")', { timeout: 60_000 })
+				await page.click('button:has-text("Sync now")')
+				expect(await page.$('[role=alert]')).toBeNull()
+				await screenshot(page, 'connection-detail')
 			},
 			STEP_TIMEOUT,
 		)

@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { requireUnrestricted } from '../../auth/restriction.ts'
 import type { ConnectionView } from '../../connectors/connection-service.ts'
 import { badRequest } from '../../errors.ts'
 import type { SyncRunRecord } from '../../plugins/connection-storage.ts'
@@ -62,6 +63,9 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 	return (
 		new Elysia({ prefix: '/v3/connections' })
 			.use(bearerAuth(verify))
+			// Connections belong to the organization (they write to tags of their own choosing): like settings, only an
+			// unrestricted key manages them.
+			.onBeforeHandle(({ principal }) => requireUnrestricted(principal, 'managing connections'))
 			.post(
 				'/list',
 				async ({ body, scope }) => (await connections.list(scope, body.containerTags)).map(connectionOut),
