@@ -2,8 +2,7 @@
  * Copy to memory.config.ts to configure the service in code instead of environment variables.
  * Without a `plugins` list the service builds it from the environment (see README).
  */
-import { embeddedDatabaseDir } from './core/config/plugins-from-env.ts'
-import { defineConfig } from './core/index.ts'
+import { defineConfig, embeddedDatabaseDir } from './core/index.ts'
 import { embedderOpenAI } from './plugins/embedder-openai/index.ts'
 import { storagePostgres } from './plugins/storage-postgres/index.ts'
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 /**
  * Memory formation speed: documents per second for 1 KB chat documents (LoCoMo turns as `Speaker: text` lines) with
  * the rules extractor, on each driver. Documents are ingested with dynamic dreaming and a long quiet interval, so the
@@ -7,13 +8,14 @@
  *   bun bench/dreaming.ts [--driver embedded|postgres] [--quick]
  */
 import { createApiKey } from '../core/auth/api-keys.ts'
-import { embeddedDatabaseDir } from '../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../core/config/settings.ts'
+import { embeddedDatabaseDir } from '../core/index.ts'
 import { createLogger } from '../core/logger.ts'
 import { dreamContainer } from '../core/memory/dreaming.ts'
 import { type Service, startService } from '../core/runtime.ts'
 import { embedderLocal } from '../plugins/embedder-local/index.ts'
 import { extractorRules } from '../plugins/extractor-rules/index.ts'
+import { filesLocal } from '../plugins/files-local/index.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { loadConversations, turnLine } from './lib/locomo-data.ts'
 import { printMachine } from './lib/machine.ts'
@@ -55,6 +57,7 @@ async function open(store: BenchStore, quietSeconds: number): Promise<{ service:
 			),
 			embedderLocal({ cacheDir: BENCH_EMBEDDER_CACHE }),
 			extractorRules(),
+			filesLocal({ dir: join(store.dataDir, 'files') }),
 		],
 		logger: createLogger('error'),
 		env,

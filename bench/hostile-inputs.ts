@@ -23,7 +23,7 @@ const timeoutMs = Number(option('timeout', '600')) * 1000
 const pdfGib = Number(option('pdf-gib', '3'))
 
 async function startServer(dataDir: string) {
-	const proc = Bun.spawn([process.execPath, join(root, 'core/main.ts')], {
+	const proc = Bun.spawn([process.execPath, join(root, 'server/main.ts')], {
 		cwd: root,
 		env: {
 			PATH: process.env.PATH ?? '',

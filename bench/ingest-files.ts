@@ -2,7 +2,7 @@
  * File ingestion: throughput (documents per second from upload to done) and time to done per document (median and
  * p95) for a mix of generated files uploaded through POST /v3/documents/file: PDF, DOCX, PPTX, XLSX, CSV, HTML,
  * Markdown, JSON and PNG (OCR). Each type runs on its own, then all types mixed. The server is its own process
- * (`bun core/main.ts`), on the embedded store, and on PostgreSQL too when BENCH_DATABASE_URL is set.
+ * (`bun server/main.ts`), on the embedded store, and on PostgreSQL too when BENCH_DATABASE_URL is set.
  *
  *   bun bench/ingest-files.ts [--driver embedded|postgres] [--quick]
  */

@@ -217,7 +217,7 @@ async function main() {
 	heading('Ingest')
 	await printMachine(drivers.includes('postgres') ? process.env.BENCH_DATABASE_URL : null)
 	console.log(
-		`Server: \`bun core/main.ts\` (one process, MEMORY_WORKER_CONCURRENCY ${process.env.MEMORY_WORKER_CONCURRENCY || '4 (default)'}, local embedder), fresh store per driver. Times in ms.`,
+		`Server: \`bun server/main.ts\` (one process, MEMORY_WORKER_CONCURRENCY ${process.env.MEMORY_WORKER_CONCURRENCY || '4 (default)'}, local embedder), fresh store per driver. Times in ms.`,
 	)
 	const acks: Cell[][] = []
 	const pipelines: PipelineRow[] = []

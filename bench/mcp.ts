@@ -70,8 +70,9 @@ async function benchDriver(driver: Driver, rows: Cell[][]) {
 			const queries = Array.from({ length: 200 }, () => generator.query())
 			const contents = Array.from({ length: 1000 }, () => generator.prose(1024))
 			const q = (i: number) => queries[i % queries.length]!
+			// A loaded machine can take longer than the SDK's default 60 s; a slow call should count, not abort the run.
 			const tool = (client: Client, name: string, args: (i: number) => Record<string, unknown>): Send => {
-				return async (i) => !(await client.callTool({ name, arguments: args(i) })).isError
+				return async (i) => !(await client.callTool({ name, arguments: args(i) }, { timeout: 300_000 })).isError
 			}
 			const operations: { name: string; via: Record<Via, Send>; drain?: boolean }[] = [
 				{
@@ -135,6 +136,7 @@ async function benchDriver(driver: Driver, rows: Cell[][]) {
 							requests: REQUESTS[concurrency]!,
 							maxMs: 30_000,
 						})
+						console.error(`[mcp/${driver}] ${operation.name} via ${via} at ${concurrency}: p50 ${ms(client.p50)} ms`)
 						rows.push([
 							driver,
 							operation.name,

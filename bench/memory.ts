@@ -1,6 +1,6 @@
 /**
  * Memory and disk: server RSS idle and after 100k items, on-disk size per 1,000 documents, and the cold start of a
- * server after the first run (spawn `bun core/main.ts` until /health answers 200).
+ * server after the first run (spawn `bun server/main.ts` until /health answers 200).
  *
  *   bun bench/memory.ts [--driver embedded|postgres] [--quick]
  */
@@ -155,7 +155,7 @@ async function main() {
 	heading('Memory, disk and cold start')
 	await printMachine(drivers.includes('postgres') ? process.env.BENCH_DATABASE_URL : null)
 	console.log(
-		`Server: \`bun core/main.ts\` with the local embedder; RSS from /proc (VmRSS, peak VmHWM) after ${IDLE_MS / 1000} s idle. Items are chunks seeded through the storage plugin.`,
+		`Server: \`bun server/main.ts\` with the local embedder; RSS from /proc (VmRSS, peak VmHWM) after ${IDLE_MS / 1000} s idle. Items are chunks seeded through the storage plugin.`,
 	)
 	const results: Results = { rss: [], disk: [], cold: [] }
 	for (const driver of drivers) await benchDriver(driver, results)

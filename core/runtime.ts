@@ -4,16 +4,12 @@ import { createKeyService } from './auth/key-service.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
+import { startConnectorWorkers } from './connectors/workers.ts'
 import { createConsoleBundle } from './console/bundle.ts'
 import { sorterFor } from './containers/buckets.ts'
-import { createProfileService } from './containers/profile.ts'
 import { resortBuckets } from './containers/resort.ts'
-import { createContainerService } from './containers/service.ts'
-import { createDocumentService } from './documents/service.ts'
 import { StartupError } from './errors.ts'
-import { createExtraction, fetchPolicyFrom, withDefaultFiles } from './files/runtime-parts.ts'
-import { createFileService } from './files/service.ts'
-import { fileUrlSecret } from './files/signed-urls.ts'
+import { createExtraction, fetchPolicyFrom } from './files/extraction-parts.ts'
 import { createApp } from './http/app.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
@@ -22,9 +18,8 @@ import { warmFileParsers } from './pipeline/extract.ts'
 import { processDocument } from './pipeline/process-document.ts'
 import type { Plugin } from './plugins/contract.ts'
 import { type StartedPlugins, startPlugins } from './plugins/registry.ts'
-import { createDocumentSearch } from './search/document-search.ts'
+import { createServices, type Services } from './services.ts'
 import { loadEncryptionKey, secretBox } from './settings/secret-box.ts'
-import { createSettingsService } from './settings/service.ts'
 import { createUsageMeter } from './usage/meter.ts'
 import { createRateLimiter } from './usage/rate-limiter.ts'
 
@@ -33,6 +28,8 @@ export type Role = 'api' | 'worker' | 'all'
 export interface Service {
 	plugins: StartedPlugins
 	queue: JobQueue
+	/** The operations every surface (HTTP, console, MCP) shares; see core/services.ts. */
+	services: Services
 	/** The HTTP app (absent for the worker role); `app.handle(request)` serves a request in-process. */
 	app: ReturnType<typeof createApp> | null
 	/** The key created on the first start of an empty embedded store, shown once. */
@@ -59,12 +56,14 @@ export async function startService(input: {
 		)
 	}
 	const fetchPolicy = fetchPolicyFrom(settings)
-	const pluginList = await withDefaultFiles(input.plugins, settings)
+	if (!input.plugins.some((plugin) => plugin?.kind === 'files')) {
+		throw new StartupError('a files plugin is required (the start command adds files-local when none is configured)')
+	}
 	const unlock = embedded ? lockEmbeddedStore(settings.dataDir) : () => {}
 	let plugins: StartedPlugins
 	let queue: JobQueue
 	try {
-		plugins = await startPlugins(pluginList, { logger, env: input.env ?? process.env })
+		plugins = await startPlugins(input.plugins, { logger, env: input.env ?? process.env })
 	} catch (error) {
 		unlock()
 		throw error
@@ -80,7 +79,7 @@ export async function startService(input: {
 		throw error
 	}
 	const { storage, embedder } = plugins
-	// withDefaultFiles guarantees a files plugin.
+	// Checked above: the list holds a files plugin.
 	const files = plugins.files!
 	const extraction = createExtraction(settings, files, fetchPolicy)
 	const budget = {
@@ -130,9 +129,11 @@ export async function startService(input: {
 	}
 
 	const usage = createUsageMeter({ storage, logger })
-	const secrets = secretBox(
-		loadEncryptionKey({ env: input.env ?? process.env, keyFile: join(settings.dataDir, 'secret.key') }),
-	)
+	const env = input.env ?? process.env
+	const secrets = secretBox(loadEncryptionKey({ env, keyFile: join(settings.dataDir, 'secret.key') }))
+	const services = await createServices({ plugins, queue, memory, usage, secrets, settings, logger, env })
+	if (role !== 'api') await startConnectorWorkers(services.connectorDeps, settings.workerConcurrency)
+
 	const verify = createKeyVerifier(storage, settings.keyCacheSeconds)
 	const rateLimit = createRateLimiter(settings.rateLimitPerMinute)
 	const authenticate = async (key: string) => {
@@ -140,32 +141,15 @@ export async function startService(input: {
 		if (principal) rateLimit(principal.keyId)
 		return principal
 	}
-
-	const documents = createDocumentService({ storage, queue, usage, files, logger })
-	const profileDynamicDays = Number((input.env ?? process.env).MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const { connectorDeps: _internal, ...shared } = services
 	const app =
 		role === 'worker'
 			? null
 			: createApp(
 					{
+						...shared,
 						verify: authenticate,
-						documents,
-						files: createFileService({
-							storage,
-							files,
-							documents,
-							secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
-							maxUploadBytes: settings.maxUploadBytes,
-							publicUrl: settings.publicUrl,
-							logger,
-						}),
-						documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
-						settings: createSettingsService({ storage, secrets }),
-						usage,
-						memories: memory.service,
-						memorySearch: memory.search,
-						containers: createContainerService({ storage, documents, queue, logger }),
-						profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+						publicUrl: settings.publicUrl ?? null,
 						keys: createKeyService({ storage, verifier: verify }),
 					},
 					{
@@ -173,7 +157,7 @@ export async function startService(input: {
 						maxBodyBytes: settings.maxBodyBytes,
 						maxUploadBytes: settings.maxUploadBytes,
 						ready: () => ready,
-						console: createConsoleBundle({ logger, rebuild: (input.env ?? process.env).MEMORY_CONSOLE_DEV === '1' }),
+						console: createConsoleBundle({ logger, rebuild: env.MEMORY_CONSOLE_DEV === '1' }),
 						mcp: {
 							allowedHosts: settings.mcpAllowedHosts,
 							allowedOrigins: settings.mcpAllowedOrigins,
@@ -185,6 +169,7 @@ export async function startService(input: {
 	return {
 		plugins,
 		queue,
+		services,
 		app,
 		firstKey,
 		async stop() {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { run, spawnServer } from './helpers/process.ts'
 
-const keys = (args: string[], env: Record<string, string>) => run([process.execPath, 'core/cli/keys.ts', ...args], env)
+const keys = (args: string[], env: Record<string, string>) =>
+	run([process.execPath, 'server/cli/keys.ts', ...args], env)
 
 describe('keys CLI and first start', () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-keys-'))

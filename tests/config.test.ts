@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../core/config/load.ts'
+import { loadConfig } from '../server/load-config.ts'
 
 const root = join(import.meta.dir, '..')
 
@@ -24,12 +24,13 @@ async function inFreshProcess(code: string, env: Record<string, string>) {
 }
 
 const PROBE = `
-import { loadConfig } from 'ROOT/core/config/load.ts'
+import { loadConfig } from 'ROOT/server/load-config.ts'
 const config = await loadConfig()
 const loaded = Object.keys(require.cache)
 console.log(JSON.stringify({
 	plugins: config.plugins.map((p) => p.kind + ':' + p.name),
 	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
+	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
 }))
@@ -38,8 +39,15 @@ console.log(JSON.stringify({
 describe('configuration', () => {
 	it('builds the embedded default from an empty environment without loading unused plugins', async () => {
 		const result = await inFreshProcess(PROBE, {})
-		expect(result.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local', 'extractor:extractor-rules'])
+		expect(result.plugins).toEqual([
+			'storage:storage-postgres',
+			'embedder:embedder-local',
+			'extractor:extractor-rules',
+			'connector:github',
+		])
 		expect(result.openaiLoaded).toBe(false)
+		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
+		expect(result.octokitLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
@@ -49,6 +57,7 @@ describe('configuration', () => {
 			'storage:storage-postgres',
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
+			'connector:github',
 		])
 		expect(result.openaiLoaded).toBe(true)
 	})
@@ -60,8 +69,13 @@ describe('configuration', () => {
 			OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
 			MEMORY_LLM_MODEL: 'tiny',
 		})
-		expect(llm.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local', 'extractor:extractor-llm'])
-		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none' })
+		expect(llm.plugins).toEqual([
+			'storage:storage-postgres',
+			'embedder:embedder-local',
+			'extractor:extractor-llm',
+			'connector:github',
+		])
+		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none', MEMORY_CONNECTORS: 'none' })
 		expect(none.plugins).toEqual(['storage:storage-postgres', 'embedder:embedder-local'])
 		await expect(loadConfig({ MEMORY_EXTRACTOR: 'magic' })).rejects.toThrow(
 			'MEMORY_EXTRACTOR must be "rules", "llm" or "none"',
@@ -75,12 +89,17 @@ describe('configuration', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
-			`import { defineConfig } from '${root}/core/config/define.ts'\nexport default defineConfig({ port: 9999, workerConcurrency: 7 })\n`,
+			`import { defineConfig } from '${root}/core/index.ts'\nexport default defineConfig({ port: 9999, workerConcurrency: 7 })\n`,
 		)
 		const config = await loadConfig({ MEMORY_CONFIG: join(dir, 'memory.config.ts') })
 		expect(config.settings.port).toBe(9999)
 		expect(config.settings.workerConcurrency).toBe(7)
-		expect(config.plugins.map((p) => p.name)).toEqual(['storage-postgres', 'embedder-local', 'extractor-rules'])
+		expect(config.plugins.map((p) => p.name)).toEqual([
+			'storage-postgres',
+			'embedder-local',
+			'extractor-rules',
+			'github',
+		])
 	})
 
 	it('refuses malformed settings with a clear message', async () => {
@@ -89,5 +108,8 @@ describe('configuration', () => {
 			'MEMORY_EMBEDDER must be "local" or "openai"',
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
+		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github)',
+		)
 	})
 })

@@ -47,7 +47,7 @@ describeEachDriver('crash recovery (kill -9 mid-pipeline)', (driver) => {
 		let key = server.firstKey
 		if (!key) {
 			const { run } = await import('./helpers/process.ts')
-			const created = await run([process.execPath, 'core/cli/keys.ts', 'create', '--name', 'crash'], env)
+			const created = await run([process.execPath, 'server/cli/keys.ts', 'create', '--name', 'crash'], env)
 			key = created.stdout.trim().split('\n').at(-1)!
 		}
 		const call = async (method: string, path: string, body?: unknown) => {

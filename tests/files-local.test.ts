@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { settingsFromEnv } from '../core/config/settings.ts'
 import { StartupError } from '../core/errors.ts'
-import { fetchPolicyFrom, withDefaultFiles } from '../core/files/runtime-parts.ts'
+import { fetchPolicyFrom } from '../core/files/extraction-parts.ts'
 import { fileUrlSigner } from '../core/files/signed-urls.ts'
 import { createLogger } from '../core/logger.ts'
 import { validatePlugins } from '../core/plugins/registry.ts'
 import { filesLocal } from '../plugins/files-local/index.ts'
+import { withDefaultFiles } from '../server/defaults.ts'
 
 describe('files-local', () => {
 	let dir: string

@@ -18,7 +18,7 @@ describe('MCP endpoint /mcp', () => {
 			env: { MEMORY_MCP_ALLOWED_HOSTS: 'memory.example.com', MEMORY_MCP_ALLOWED_ORIGINS: 'app.example.com' },
 		})
 		server = listen(service)
-	}, 120_000)
+	}, 300_000)
 
 	afterAll(async () => {
 		await server?.stop()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/client'
+import { createOrgKey } from '../core/auth/api-keys.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { callError, callOk, connectMcp, listen, waitForDocument } from './helpers/mcp.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
@@ -27,7 +28,7 @@ describeEachDriver('MCP tools over Streamable HTTP', (driver) => {
 		server = listen(service)
 		client = await connectMcp(server.url, service.key)
 		otherKey = await service.createKey('mcp-other-org')
-	}, 120_000)
+	}, 300_000)
 
 	afterAll(async () => {
 		await client?.close()
@@ -258,6 +259,32 @@ describeEachDriver('MCP tools over Streamable HTTP', (driver) => {
 				expect(mine.results.some((r: any) => r.text.includes('Lyon'))).toBe(true)
 			} finally {
 				await other.close()
+			}
+		})
+
+		it('holds a key restricted to some container tags to them', async () => {
+			const orgId = (await service.json('GET', '/v3/usage')).body.orgId
+			const { key } = await createOrgKey(service.service.plugins.storage, {
+				orgId,
+				name: 'mcp restricted',
+				containerTags: ['mcp_user'],
+			})
+			const restricted = await connectMcp(server.url, key)
+			try {
+				const who = await callOk(restricted, 'whoAmI')
+				expect(who).toMatchObject({ accessType: 'restricted', assignedSpaces: ['mcp_user'], activeSpace: 'mcp_user' })
+				expect((await callOk(restricted, 'listDocuments')).documents.map((d: any) => d.id)).toEqual([documentId])
+				expect((await callOk(restricted, 'listSpaces')).spaces.map((s: any) => s.key)).toEqual(['mcp_user'])
+				const refused = await callError(restricted, 'listDocuments', { containerTag: 'sm_project_default' })
+				expect(refused).toContain('Forbidden')
+				expect(refused).toContain('"sm_project_default" is not one of them')
+				expect(await callError(restricted, 'add_memory', { content: 'x', containerTag: 'elsewhere' })).toContain(
+					'Forbidden',
+				)
+				const elsewhere = (await callOk(client, 'listDocuments')).documents[0].id
+				expect(await callError(restricted, 'getDocument', { documentId: elsewhere })).toContain('Document not found')
+			} finally {
+				await restricted.close()
 			}
 		})
 	})

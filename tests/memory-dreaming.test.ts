@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { createApiKey } from '../core/auth/api-keys.ts'
-import { embeddedDatabaseDir } from '../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../core/config/settings.ts'
+import { embeddedDatabaseDir } from '../core/index.ts'
 import { createLogger } from '../core/logger.ts'
 import { type Service, startService } from '../core/runtime.ts'
 import { embedderLocal } from '../plugins/embedder-local/index.ts'
+import { filesLocal } from '../plugins/files-local/index.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { createTestDatabase } from './helpers/postgres.ts'
@@ -29,6 +30,7 @@ async function persistentStore(driver: 'pglite' | 'postgres') {
 					storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 					embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
 					testExtractor(),
+					filesLocal({ dir: join(dataDir, 'files') }),
 				],
 				logger: createLogger(process.env.TEST_LOG ?? 'error'),
 				env,

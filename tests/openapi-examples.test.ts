@@ -63,13 +63,17 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 		pathValues.keyId = key.body.id
 		Object.assign(pathValues, { id: added.body.id, containerTag: 'a', mergeId: merge.body.mergeId, documentId, name })
 		Object.assign(queryValues, Object.fromEntries(fileUrl.searchParams))
-	}, 60_000)
+	}, 240_000)
 	afterAll(() => t.stop())
 
 	it('answers every operation example without a 4xx', async () => {
-		const operations: Operation[] = Object.entries<any>(spec.paths).flatMap(([path, item]) =>
-			Object.entries<any>(item).map(([method, operation]) => ({ method, path, spec: operation })),
-		)
+		// Connection operations act on a provider (an OAuth grant, a signed delivery, chosen repositories), which an
+		// example cannot stand for; tests/connector-github.test.ts sends each of them against the GitHub emulator.
+		const operations: Operation[] = Object.entries<any>(spec.paths)
+			.filter(([path]) => !path.startsWith('/v3/connections'))
+			.flatMap(([path, item]) =>
+				Object.entries<any>(item).map(([method, operation]) => ({ method, path, spec: operation })),
+			)
 		operations.sort((a, b) => order(a) - order(b))
 		const refused: string[] = []
 		for (const { method, path, spec: operation } of operations) {

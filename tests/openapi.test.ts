@@ -34,6 +34,17 @@ const ROUTES: [string, string, boolean][] = [
 	['post', '/v4/memories/list', true],
 	['post', '/v4/memories/forget-matching', true],
 	['post', '/v4/conversations', true],
+	['post', '/v3/connections/list', true],
+	['post', '/v3/connections/{provider}', true],
+	['post', '/v3/connections/{provider}/connection', true],
+	['post', '/v3/connections/{provider}/documents', true],
+	['post', '/v3/connections/{provider}/import', true],
+	['post', '/v3/connections/{provider}/configure', true],
+	['get', '/v3/connections/{connectionId}', false],
+	['delete', '/v3/connections/{connectionId}', false],
+	['get', '/v3/connections/{connectionId}/resources', false],
+	['get', '/v3/connections/{connectionId}/sync-runs', false],
+	['get', '/v3/connections/{connectionId}/sync-runs/{runId}/failures', false],
 ]
 
 describe('OpenAPI document and Swagger UI', () => {

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'bun:test'
+import { dirname, relative, resolve } from 'node:path'
 import { Glob } from 'bun'
 import { StartupError } from '../core/errors.ts'
 import { createLogger } from '../core/logger.ts'
 import { PLUGIN_API_VERSION, type Plugin } from '../core/plugins/contract.ts'
 import { startPlugins, validatePlugins } from '../core/plugins/registry.ts'
+
+/** What a connector declares besides the plugin fields. */
+const minimalConnector = (provider: string) => ({
+	provider,
+	displayName: provider,
+	auth: { type: 'none' },
+	schedule: { everyHours: null },
+	sync: async function* () {},
+})
 
 function fake(kind: Plugin['kind'], name: string, log: string[], extra: Record<string, unknown> = {}) {
 	return {
@@ -11,6 +21,7 @@ function fake(kind: Plugin['kind'], name: string, log: string[], extra: Record<s
 		kind,
 		name,
 		space: { id: 'test', dimensions: 3 },
+		...(kind === 'connector' ? minimalConnector(name) : {}),
 		init: () => void log.push(`init ${name}`),
 		close: () => void log.push(`close ${name}`),
 		...extra,
@@ -100,17 +111,75 @@ describe('plugin registry', () => {
 	})
 })
 
+describe('connector declarations', () => {
+	const base = [fake('storage', 's', []), fake('embedder', 'e', [])]
+	const connector = (provider: string, extra: Record<string, unknown> = {}) => ({
+		apiVersion: PLUGIN_API_VERSION,
+		kind: 'connector',
+		name: `connector-${provider}-${Math.random()}`,
+		provider,
+		displayName: provider,
+		auth: { type: 'none' },
+		schedule: { everyHours: 4 },
+		sync: async function* () {},
+		...extra,
+	})
+
+	it('accepts a complete declaration', () => {
+		expect(validatePlugins([...base, connector('feed')])).toHaveLength(3)
+	})
+
+	it('stops the start when two connectors serve the same provider id', () => {
+		expect(() => validatePlugins([...base, connector('github'), connector('github')])).toThrow(
+			'provider "github" is already served by another connector',
+		)
+	})
+
+	it('names what is wrong with an incomplete declaration', () => {
+		expect(() => validatePlugins([...base, connector('Bad Id')])).toThrow('provider must be a lower-case id')
+		expect(() => validatePlugins([...base, connector('feed', { sync: undefined })])).toThrow('sync(ctx, cursor)')
+		expect(() => validatePlugins([...base, connector('feed', { schedule: { everyHours: 0 } })])).toThrow(
+			'schedule.everyHours',
+		)
+		const oauth = { type: 'oauth2', authorizeUrl: 'nope', tokenUrl: 'https://x/t', scopes: [], pkce: true, env: {} }
+		expect(() => validatePlugins([...base, connector('feed', { auth: oauth })])).toThrow('auth.authorizeUrl')
+		const noEnv = { ...oauth, authorizeUrl: 'https://x/a' }
+		expect(() => validatePlugins([...base, connector('feed', { auth: noEnv })])).toThrow('auth.env')
+		expect(() => validatePlugins([...base, connector('feed', { auth: { type: 'credentials', fields: [] } })])).toThrow(
+			'auth.fields',
+		)
+	})
+})
+
 describe('plugin boundary', () => {
-	it('lets plugins import from core only through core/index.ts', async () => {
-		const offenders: string[] = []
-		for await (const file of new Glob('plugins/**/*.ts').scan({ cwd: `${import.meta.dir}/..` })) {
-			const source = await Bun.file(`${import.meta.dir}/../${file}`).text()
-			for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
-				const specifier = match[1]!
-				if (specifier.includes('/core/') && !specifier.endsWith('/core/index.ts'))
-					offenders.push(`${file}: ${specifier}`)
+	const root = `${import.meta.dir}/..`
+	/** Every relative import of the files matching `glob`, resolved to a path from the repository root. */
+	async function relativeImports(glob: string) {
+		const found: { file: string; target: string }[] = []
+		for await (const file of new Glob(glob).scan({ cwd: root })) {
+			const source = await Bun.file(`${root}/${file}`).text()
+			for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g)) {
+				found.push({ file, target: relative(root, resolve(root, dirname(file), match[1]!)) })
 			}
 		}
+		return found
+	}
+
+	it('lets plugins, connectors and examples reach core only through core/index.ts', async () => {
+		const offenders: string[] = []
+		for (const top of ['plugins', 'connectors', 'examples']) {
+			for (const { file, target } of await relativeImports(`${top}/**/*.ts`)) {
+				const unit = file.split('/').slice(0, 2).join('/')
+				if (target !== 'core/index.ts' && !target.startsWith(`${unit}/`)) offenders.push(`${file} -> ${target}`)
+			}
+		}
+		expect(offenders).toEqual([])
+	})
+
+	it('keeps core free of imports of plugins, connectors and the composition root', async () => {
+		const offenders = (await relativeImports('core/**/*.ts'))
+			.filter(({ target }) => !target.startsWith('core/'))
+			.map(({ file, target }) => `${file} -> ${target}`)
 		expect(offenders).toEqual([])
 	})
 })

@@ -7,7 +7,7 @@ import { createTestDatabase, describePostgres } from './helpers/postgres.ts'
 import { run, spawnServer } from './helpers/process.ts'
 
 const main = (args: string[], env: Record<string, string>) =>
-	run([process.execPath, 'core/main.ts', ...args], { PORT: '0', ...env })
+	run([process.execPath, 'server/main.ts', ...args], { PORT: '0', ...env })
 
 describe('startup', () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-startup-'))
@@ -46,7 +46,7 @@ describePostgres('separate api and worker processes on PostgreSQL', () => {
 	it('serves the API from one process while another processes the documents', async () => {
 		const database = await createTestDatabase('memroles')
 		const env = { DATABASE_URL: database.url, MEMORY_DATA_DIR: mkdtempSync(join(tmpdir(), 'memory-roles-')) }
-		const created = await run([process.execPath, 'core/cli/keys.ts', 'create', '--name', 'roles'], env)
+		const created = await run([process.execPath, 'server/cli/keys.ts', 'create', '--name', 'roles'], env)
 		const key = created.stdout.trim().split('\n').at(-1)!
 		const api = await spawnServer(env, ['--role', 'api'])
 		const worker = await spawnServer(env, ['--role', 'worker'])

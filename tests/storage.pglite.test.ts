@@ -6,6 +6,7 @@ import type { Driver } from '../plugins/storage-postgres/db.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
+import { connectionStorageContract } from './contract/connection-storage.contract.ts'
 import { organizationContract } from './contract/organization.contract.ts'
 import { expectBoundedCommonWordsSearch, seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
@@ -21,6 +22,15 @@ storageContract('storage-postgres on embedded PGlite', async () => {
 
 organizationContract('storage-postgres on embedded PGlite: organizations', async () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-org-'))
+	return {
+		storage: storagePostgres({ dataDir }),
+		reopen: async () => storagePostgres({ dataDir }),
+		cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+	}
+})
+
+connectionStorageContract('storage-postgres on embedded PGlite: connections', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-connections-'))
 	return {
 		storage: storagePostgres({ dataDir }),
 		reopen: async () => storagePostgres({ dataDir }),

@@ -4,6 +4,7 @@ import { MAX_PREPARED_TEXTS, openPostgres } from '../plugins/storage-postgres/dr
 import { storagePostgres } from '../plugins/storage-postgres/index.ts'
 import { migrate } from '../plugins/storage-postgres/queries/index.ts'
 import { MIGRATIONS } from '../plugins/storage-postgres/queries/schema.ts'
+import { connectionStorageContract } from './contract/connection-storage.contract.ts'
 import { organizationContract } from './contract/organization.contract.ts'
 import { expectBoundedCommonWordsSearch, seededSearchPlans } from './contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from './contract/storage.contract.ts'
@@ -21,6 +22,15 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 
 	organizationContract('organizations', async () => {
 		const database = await createTestDatabase('storage_org')
+		return {
+			storage: storagePostgres({ databaseUrl: database.url }),
+			reopen: async () => storagePostgres({ databaseUrl: database.url }),
+			cleanup: database.drop,
+		}
+	})
+
+	connectionStorageContract('connections', async () => {
+		const database = await createTestDatabase('storage_connections')
 		return {
 			storage: storagePostgres({ databaseUrl: database.url }),
 			reopen: async () => storagePostgres({ databaseUrl: database.url }),

@@ -49,6 +49,11 @@ describe('fetchUrl', () => {
 					case '/slow':
 						await Bun.sleep(5_000)
 						return new Response('late')
+					case '/validated':
+						if (request.headers.get('if-none-match') === '"v1"') return new Response(null, { status: 304 })
+						return new Response(`agent ${request.headers.get('user-agent')}`, {
+							headers: { etag: '"v1"', 'last-modified': 'Tue, 03 Nov 2026 10:00:00 GMT' },
+						})
 					case '/named':
 						return new Response('data', { headers: { 'content-disposition': 'attachment; filename="report.pdf"' } })
 					default:
@@ -110,6 +115,16 @@ describe('fetchUrl', () => {
 		const fetched = await fetchUrl(`http://rebinding.test:${server.port}/page`, policy(['127.0.0.1'], { resolve }))
 		expect(new TextDecoder().decode(fetched.body)).toContain('hello')
 		expect(lookups).toBe(1)
+	})
+
+	it('sends the headers it is given and returns the validators; a 304 fails with its status', async () => {
+		const first = await fetchUrl(`${base}/validated`, policy(['127.0.0.1'], { headers: { 'User-Agent': 'crawler/1' } }))
+		expect(new TextDecoder().decode(first.body)).toBe('agent crawler/1')
+		expect(first.etag).toBe('"v1"')
+		expect(first.lastModified).toBe('Tue, 03 Nov 2026 10:00:00 GMT')
+		const again = await refused(`${base}/validated`, policy(['127.0.0.1'], { headers: { 'If-None-Match': '"v1"' } }))
+		expect(again.status).toBe(304)
+		expect((await refused(`${base}/missing`, policy(['127.0.0.1']))).status).toBe(404)
 	})
 
 	it('refuses a name when any of its addresses is refused', async () => {

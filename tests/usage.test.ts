@@ -83,9 +83,12 @@ describe('usage CLI', () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'memory-usage-cli-'))
 		const env = { MEMORY_DATA_DIR: dataDir }
 		try {
-			const created = await run([process.execPath, 'core/cli/keys.ts', 'create', '--name', 'cli', '--org', 'acme'], env)
+			const created = await run(
+				[process.execPath, 'server/cli/keys.ts', 'create', '--name', 'cli', '--org', 'acme'],
+				env,
+			)
 			const key = created.stdout.trim().split('\n').at(-1)!
-			const cli = (args: string[]) => run([process.execPath, 'core/cli/usage.ts', ...args], env)
+			const cli = (args: string[]) => run([process.execPath, 'server/cli/usage.ts', ...args], env)
 			expect((await cli(['quota', '--org', 'acme', '--metric', 'searches'])).code).toBe(2)
 			expect((await cli(['show', '--org', 'nobody'])).stderr).toContain('no organization named "nobody"')
 			const quota = await cli(['quota', '--org', 'acme', '--metric', 'searches', '--period', 'day', '--max', '1'])

@@ -27,7 +27,7 @@ export function freePort(): number {
 export async function startDrillService(env: Record<string, string>, args: string[] = []): Promise<DrillProcess> {
 	const port = freePort()
 	const proc = Bun.spawn(
-		[process.execPath, `--max-http-header-size=${RUNTIME_HEADER_BYTES}`, join(ROOT, 'core/main.ts'), ...args],
+		[process.execPath, `--max-http-header-size=${RUNTIME_HEADER_BYTES}`, join(ROOT, 'server/main.ts'), ...args],
 		{
 			cwd: ROOT,
 			env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', PORT: String(port), HOST: '127.0.0.1', ...env },
@@ -76,7 +76,7 @@ export async function startDrillService(env: Record<string, string>, args: strin
 /** Creates an organization's key with the keys command (the store must not be open elsewhere when embedded). */
 export async function createKey(env: Record<string, string>, org: string): Promise<string> {
 	const proc = Bun.spawn(
-		[process.execPath, join(ROOT, 'core/cli/keys.ts'), 'create', '--name', `drill ${org}`, '--org', org],
+		[process.execPath, join(ROOT, 'server/cli/keys.ts'), 'create', '--name', `drill ${org}`, '--org', org],
 		{
 			cwd: ROOT,
 			env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env },

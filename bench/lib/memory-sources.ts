@@ -1,5 +1,5 @@
 import postgres from 'postgres'
-import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
+import { embeddedDatabaseDir } from '../../core/index.ts'
 import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
 import type { BenchStore } from './store.ts'
 

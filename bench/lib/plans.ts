@@ -1,5 +1,5 @@
-import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import type { Scope } from '../../core/index.ts'
+import { embeddedDatabaseDir } from '../../core/index.ts'
 import { queryTerms } from '../../core/search/terms.ts'
 import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../../plugins/storage-postgres/drivers/postgres.ts'

@@ -45,16 +45,19 @@ function readMemory(pid: number): { rss: number; peak: number } {
 
 type ServiceProcess = Subprocess<'ignore', 'ignore', 'pipe'>
 
-/** `bun core/main.ts` on the store, its stderr collected. */
+/** `bun server/main.ts` on the store, its stderr collected. */
 function spawnService(store: BenchStore, env: Record<string, string>, args: string[]) {
 	const stderr: string[] = []
-	const proc: ServiceProcess = Bun.spawn([process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'core/main.ts'), ...args], {
-		cwd: store.dataDir,
-		env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...SERVICE_SETTINGS, ...store.env, ...env },
-		stdin: 'ignore',
-		stdout: 'ignore',
-		stderr: 'pipe',
-	})
+	const proc: ServiceProcess = Bun.spawn(
+		[process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'server/main.ts'), ...args],
+		{
+			cwd: store.dataDir,
+			env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...SERVICE_SETTINGS, ...store.env, ...env },
+			stdin: 'ignore',
+			stdout: 'ignore',
+			stderr: 'pipe',
+		},
+	)
 	void (async () => {
 		const decoder = new TextDecoder()
 		for await (const chunk of proc.stderr) stderr.push(decoder.decode(chunk))
@@ -72,7 +75,7 @@ async function stopService(proc: ServiceProcess): Promise<void> {
 }
 
 /**
- * Starts `bun core/main.ts` on the store as its own process, listening on 127.0.0.1 only, and waits until /health
+ * Starts `bun server/main.ts` on the store as its own process, listening on 127.0.0.1 only, and waits until /health
  * answers 200 (storage, job queue and workers up). Its working directory is the store's folder, so a developer's
  * memory.config.ts never applies to a bench.
  */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
-import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
+import { embeddedDatabaseDir } from '../../core/index.ts'
 import { createLogger } from '../../core/logger.ts'
 import { type StartedPlugins, startPlugins } from '../../core/plugins/registry.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
@@ -52,7 +52,7 @@ export interface BenchStore {
 	driver: Driver
 	dataDir: string
 	databaseUrl: string | null
-	/** Environment for `bun core/main.ts` on this store. */
+	/** Environment for `bun server/main.ts` on this store. */
 	env: Record<string, string>
 	/** On-disk size of the database (embedded: its folder; PostgreSQL: pg_database_size). */
 	diskBytes(): Promise<number>

@@ -25,6 +25,9 @@ export interface AddDocumentInput {
 	filepath?: string
 	/** Overrides the detected source, e.g. `conversation` for POST /v4/conversations. */
 	source?: string
+	/** The connection that imported the document. */
+	connectionId?: string
+	title?: string | null
 }
 
 export interface UpdateDocumentInput {
@@ -71,10 +74,11 @@ export function createDocumentService(deps: {
 				metadata: prepared.metadata,
 				filepath: input.filepath ?? null,
 				entityContext: input.entityContext ?? null,
-				title: null,
+				title: input.title ?? null,
 				url: prepared.url,
 				source: input.source ?? prepared.source,
 				file: prepared.file,
+				...(input.connectionId ? { connectionId: input.connectionId } : {}),
 			})
 			if (replacedFile) await removeFiles([replacedFile.key])
 			if (needsProcessing) {

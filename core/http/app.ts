@@ -7,6 +7,8 @@ import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
 import type { RouteDeps } from './route-deps.ts'
+import { connectionCallbackRoutes } from './routes/connection-callbacks.ts'
+import { connectionRoutes } from './routes/connections.ts'
 import { consoleRoutes } from './routes/console.ts'
 import { containerTagRoutes } from './routes/container-tags.ts'
 import { conversationRoutes } from './routes/conversations.ts'
@@ -81,6 +83,8 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			.use(usageRoutes(deps))
 			.use(profileRoutes(deps))
 			.use(containerTagRoutes(deps))
+			.use(connectionCallbackRoutes(deps))
+			.use(connectionRoutes(deps))
 			.use(
 				mcpRoutes(mcpDepsFrom(deps, options.logger), {
 					verify: deps.verify,

@@ -23,6 +23,11 @@ export const API_TAGS = [
 	{ name: 'container-tags', description: 'Containers (users, projects, tenants): list, describe, delete and merge' },
 	{ name: 'settings', description: "The organization's settings, profile buckets and OAuth applications; reset" },
 	{ name: 'usage', description: "The organization's usage counters per day" },
+	{
+		name: 'connections',
+		description:
+			'Connections to providers (GitHub, ...): authorize, choose resources, sync on schedule, webhook or demand; sync runs',
+	},
 ]
 
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */

@@ -34,7 +34,38 @@ export interface JobAttempt {
 	waiting?: () => void
 }
 
+/** How a named queue retries and expires its jobs. */
+export interface QueuePolicy {
+	/** Retries after the first attempt. */
+	retryLimit: number
+	retryDelaySeconds: number
+	/** Longest an attempt may run before it counts as failed. */
+	expireInSeconds: number
+	/** `stately`: at most one queued and one active job per singleton key. Default `standard`. */
+	policy?: 'standard' | 'stately'
+}
+
+export interface SendOptions {
+	/** With a stately queue: a key that already has a queued job adds none. */
+	singletonKey?: string
+	delaySeconds?: number
+}
+
 export interface JobQueue {
+	/** Creates (or updates) a named queue; call before sending to it or working it. */
+	define(name: string, policy: QueuePolicy): Promise<void>
+	send<T extends object>(name: string, data: T, options?: SendOptions): Promise<void>
+	/** Consumes a queue, `concurrency` jobs at once; `handle` throws to ask for a retry. */
+	work<T extends object>(
+		name: string,
+		options: { concurrency: number },
+		handle: (data: T, attempt: JobAttempt) => Promise<void>,
+	): Promise<void>
+	/** A recurring job: `cron` (five fields, UTC) sends `data` to the queue; `key` names it among the queue's schedules. */
+	schedule<T extends object>(name: string, key: string, cron: string, data: T): Promise<void>
+	unschedule(name: string, key: string): Promise<void>
+	/** The keys and cron lines of the queue's recurring jobs. */
+	scheduled(name: string): Promise<{ key: string; cron: string }[]>
 	enqueueDocument(job: DocumentJob): Promise<void>
 	/** Starts consuming document jobs; `handle` throws to ask for a retry. */
 	workDocuments(concurrency: number, handle: (job: DocumentJob, attempt: JobAttempt) => Promise<void>): Promise<void>
@@ -92,25 +123,77 @@ export async function openJobQueue(
 		notify: true,
 		...(options.heartbeat ? { heartbeatSeconds: 10 } : {}),
 	}
+	const define = async (name: string, policy: QueuePolicy) => {
+		const options = {
+			...retried,
+			retryLimit: policy.retryLimit,
+			retryDelay: policy.retryDelaySeconds,
+			expireInSeconds: policy.expireInSeconds,
+			policy: policy.policy ?? 'standard',
+		}
+		// A queue's policy is fixed when it is created; its retry and expiry settings may change.
+		const { policy: _fixed, ...changeable } = options
+		if (await boss.getQueue(name)) await boss.updateQueue(name, changeable)
+		else await boss.createQueue(name, options)
+	}
 	// An expired job is handed to another worker while the first may still be on it: expiry stays well past the
 	// budget (a dreaming batch extracts up to 25 documents, each within its budget).
 	const budget = options.documentBudgetSeconds ?? 0
-	await boss.createQueue(DOCUMENT_QUEUE, {
-		...retried,
-		policy: 'stately',
-		retryDelay: 1,
+	await define(DOCUMENT_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 1,
 		expireInSeconds: Math.max(15 * 60, 2 * budget + 60),
-	})
-	await boss.createQueue(DREAM_QUEUE, {
-		...retried,
 		policy: 'stately',
-		retryDelay: 2,
-		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
 	})
-	await boss.createQueue(CONTAINER_QUEUE, { ...retried, retryDelay: 2, expireInSeconds: 30 * 60 })
+	await define(DREAM_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 2,
+		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
+		policy: 'stately',
+	})
+	await define(CONTAINER_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60 })
 	const workerIds: string[] = []
+	const work: JobQueue['work'] = async (name, options, handle) => {
+		const id = await boss.work(
+			name,
+			{
+				batchSize: 1,
+				localConcurrency: options.concurrency,
+				includeMetadata: true,
+				pollingIntervalSeconds: 0.5,
+				notifyPollingIntervalSeconds: 2,
+			},
+			async ([job]) => {
+				if (!job) return
+				const { data, retryCount, retryLimit } = job as unknown as {
+					data: Parameters<typeof handle>[0]
+					retryCount: number
+					retryLimit: number
+				}
+				await handle(data, { lastAttempt: retryCount >= retryLimit })
+			},
+		)
+		workerIds.push(id)
+	}
 
 	return {
+		define,
+		async send(name, data, options = {}) {
+			await boss.send(name, data, {
+				...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+				...(options.delaySeconds ? { startAfter: Math.ceil(options.delaySeconds) } : {}),
+			})
+		},
+		work,
+		async schedule(name, key, cron, data) {
+			await boss.schedule(name, cron, data, { key, tz: 'UTC' })
+		},
+		async unschedule(name, key) {
+			await boss.unschedule(name, key)
+		},
+		async scheduled(name) {
+			return (await boss.getSchedules(name)).map((schedule) => ({ key: schedule.key, cron: schedule.cron }))
+		},
 		async enqueueDocument(job) {
 			await boss.send(DOCUMENT_QUEUE, job, { singletonKey: job.documentId })
 		},
@@ -163,44 +246,16 @@ export async function openJobQueue(
 				startAfter: Math.max(0, Math.ceil(delaySeconds)),
 			})
 		},
-		async workDreaming(concurrency, handle) {
-			const id = await boss.work<DreamJob>(
-				DREAM_QUEUE,
-				{
-					batchSize: 1,
-					localConcurrency: concurrency,
-					includeMetadata: true,
-					pollingIntervalSeconds: 0.5,
-					notifyPollingIntervalSeconds: 2,
-				},
-				async ([job]) => {
-					const { data, retryCount, retryLimit } = job as unknown as {
-						data: DreamJob
-						retryCount: number
-						retryLimit: number
-					}
-					await handle(data, { lastAttempt: retryCount >= retryLimit })
-				},
-			)
-			workerIds.push(id)
-		},
+		workDreaming: (concurrency, handle) => work<DreamJob>(DREAM_QUEUE, { concurrency }, handle),
 		async enqueueContainerJob(job) {
 			// A repeated re-sort is harmless (it reads the definitions when it runs and rewrites only what changed).
 			await boss.send(CONTAINER_QUEUE, job)
 		},
-		async workContainerJobs(handle) {
-			const id = await boss.work<ContainerJob>(
-				CONTAINER_QUEUE,
-				{ batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 2 },
-				async ([job]) => {
-					if (job) await handle(job.data)
-				},
-			)
-			workerIds.push(id)
-		},
+		workContainerJobs: (handle) => work<ContainerJob>(CONTAINER_QUEUE, { concurrency: 1 }, (job) => handle(job)),
 		async recoverOrphans() {
 			let recovered = 0
-			for (const queue of [DOCUMENT_QUEUE, DREAM_QUEUE, CONTAINER_QUEUE]) {
+			// Every queue of the store, also those this process has not defined yet (a connector's sync queue).
+			for (const queue of (await boss.getQueues()).map((q) => q.name)) {
 				const active = (await boss.findJobs(queue)).filter((job) => job.state === 'active')
 				if (active.length > 0)
 					await boss.fail(

@@ -1,3 +1,4 @@
+import { assertTagAllowed, canSeeTag } from '../auth/restriction.ts'
 import type { Principal } from '../auth/verifier.ts'
 import { DEFAULT_CONTAINER_TAG } from '../documents/service.ts'
 import type { Scope } from '../domain/types.ts'
@@ -19,18 +20,12 @@ export interface McpCaller {
 	defaultTag: string
 }
 
-/** Container tags a key is restricted to; null for a key that reaches the whole organization. */
-function keyRestriction(principal: Principal): string[] | null {
-	const tags = principal.containerTags
-	return tags && tags.length > 0 ? tags : null
-}
-
 /**
- * The caller of one MCP request. The default tag is the request's `x-sm-project` header, else the key's only (first)
- * allowed tag when it is restricted, else the REST API's default (`sm_project_default`).
+ * The caller of one MCP request. The default tag is the request's `x-sm-project` header, else the first tag a
+ * restricted key may use, else the REST API's default (`sm_project_default`).
  */
 export function callerOf(principal: Principal, headers: Headers): McpCaller {
-	const allowedTags = keyRestriction(principal)
+	const allowedTags = principal.containerTags
 	const header = headers.get(CONTAINER_TAG_HEADER)?.trim() || null
 	const caller = {
 		principal,
@@ -42,7 +37,7 @@ export function callerOf(principal: Principal, headers: Headers): McpCaller {
 	return header ? { ...caller, defaultTag: resolveTag(caller, header) } : caller
 }
 
-/** The tag a call uses: the one it names, else the default; a restricted key gets 403 for any other. */
+/** The tag a call uses: the one it names, else the default; a restricted key gets 403 for any other (as on REST). */
 export function resolveTag(caller: McpCaller, requested?: string): string {
 	const tag = requested?.trim() || caller.defaultTag
 	if (tag.length > 100 || !TAG_PATTERN.test(tag)) {
@@ -52,17 +47,11 @@ export function resolveTag(caller: McpCaller, requested?: string): string {
 			`containerTag "${tag}" must be 1 to 100 characters of letters, digits, "_", ":" or "-"`,
 		)
 	}
-	if (caller.allowedTags && !caller.allowedTags.includes(tag)) {
-		throw new HttpError(
-			403,
-			'Container tag not allowed',
-			`this API key may use only ${caller.allowedTags.map((t) => `"${t}"`).join(', ')}; "${tag}" is not one of them`,
-		)
-	}
+	assertTagAllowed(caller.principal, tag)
 	return tag
 }
 
-/** Whether a restricted key may see a record of this tag (unrestricted keys see all of their organization). */
+/** Whether the caller may see a record of this tag (unrestricted keys see all of their organization's). */
 export function mayUse(caller: McpCaller, tag: string): boolean {
-	return caller.allowedTags === null || caller.allowedTags.includes(tag)
+	return canSeeTag(caller.principal, tag)
 }

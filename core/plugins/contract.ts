@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts'
+import type { AnyConnector } from './connector.ts'
 import type { FilesPlugin } from './files.ts'
 import type { Storage } from './storage.ts'
 
@@ -115,10 +116,6 @@ export interface ExtractorPlugin extends PluginBase<'extractor'> {
 	extract(input: ExtractionInput): Promise<MemoryCandidate[]>
 }
 
-export interface ConnectorPlugin extends PluginBase<'connector'> {
-	[method: string]: unknown
-}
-
 export type StoragePlugin = PluginBase<'storage'> & Storage
 
-export type Plugin = StoragePlugin | FilesPlugin | EmbedderPlugin | ExtractorPlugin | RerankerPlugin | ConnectorPlugin
+export type Plugin = StoragePlugin | FilesPlugin | EmbedderPlugin | ExtractorPlugin | RerankerPlugin | AnyConnector

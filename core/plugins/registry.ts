@@ -1,7 +1,8 @@
 import { StartupError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
+import type { AnyConnector } from './connector.ts'
+import { validateConnector } from './connector-validation.ts'
 import {
-	type ConnectorPlugin,
 	type EmbedderPlugin,
 	type ExtractorPlugin,
 	PLUGIN_API_VERSION,
@@ -25,7 +26,7 @@ export interface StartedPlugins {
 	embedder: EmbedderPlugin
 	extractors: ExtractorPlugin[]
 	reranker: RerankerPlugin | null
-	connectors: ConnectorPlugin[]
+	connectors: AnyConnector[]
 	/** Closes every started plugin in reverse start order. */
 	stop(): Promise<void>
 }
@@ -52,6 +53,7 @@ export function validatePlugins(plugins: unknown[]): Plugin[] {
 		const id = `${plugin.kind}:${plugin.name}`
 		if (seen.has(id)) throw new StartupError(`${label} is registered twice (kind ${plugin.kind})`)
 		seen.add(id)
+		if (plugin.kind === 'connector') validateConnector(plugin as AnyConnector, label, seen)
 		valid.push(plugin as Plugin)
 	}
 	for (const kind of ['storage', 'embedder'] as const) {
@@ -124,7 +126,7 @@ export async function startPlugins(
 		embedder,
 		extractors: plugins.filter((p): p is ExtractorPlugin => p.kind === 'extractor'),
 		reranker: plugins.find((p): p is RerankerPlugin => p.kind === 'reranker') ?? null,
-		connectors: plugins.filter((p): p is ConnectorPlugin => p.kind === 'connector'),
+		connectors: plugins.filter((p): p is AnyConnector => p.kind === 'connector'),
 		stop,
 	}
 }

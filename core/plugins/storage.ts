@@ -14,6 +14,7 @@ import type {
 	StoredFile,
 	TaskType,
 } from '../domain/types.ts'
+import type { ConnectionStore } from './connection-storage.ts'
 import type { ContainerStore } from './container-storage.ts'
 import type { MemoryStore } from './memory-storage.ts'
 
@@ -35,6 +36,8 @@ export interface Storage {
 	usage: UsageStore
 	/** Container tags: settings, counts, deletes, merges, profiles (core/plugins/container-storage.ts). */
 	containers: ContainerStore
+	/** Connections to providers: tokens (sealed), cursors, imported items, sync runs, webhook subscriptions. */
+	connections: ConnectionStore
 	/** How the durable job queue reaches the same database (pg-boss). */
 	jobDatabase(): JobDatabase
 }

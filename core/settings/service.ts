@@ -38,15 +38,18 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			return present(await storage.settings.get(scope.orgId))
 		},
 
-		/** The credentials a new connection of `provider` should use, or null for the service's own application. */
-		async customCredentials(scope: Scope, provider: (typeof CUSTOM_KEY_PROVIDERS)[number]) {
+		/**
+		 * The application a new connection should use when the organization enabled its own, or null for the service's.
+		 * `settingsKey` is the prefix a connector declares (`github` reads `githubClientId`, ...).
+		 */
+		async customCredentials(scope: Scope, settingsKey: string) {
 			const stored = await storage.settings.get(scope.orgId)
-			if (stored[customKeyEnabledField(provider)] !== true) return null
-			const secret = stored[clientSecretField(provider)]
+			if (stored[`${settingsKey}CustomKeyEnabled`] !== true) return null
+			const secret = stored[`${settingsKey}ClientSecret`]
 			return {
-				clientId: String(stored[clientIdField(provider)]),
-				clientSecret: isSealed(secret) ? secrets.open(secret) : '',
-				enabledAt: String((stored[ENABLED_AT] as Record<string, string> | undefined)?.[provider] ?? ''),
+				clientId: String(stored[`${settingsKey}ClientId`]),
+				clientSecret: isSealed(secret) ? secrets.open(secret) : String(secret ?? ''),
+				enabledAt: String((stored[ENABLED_AT] as Record<string, string> | undefined)?.[settingsKey] ?? ''),
 			}
 		},
 

@@ -29,11 +29,11 @@ async function collect(stream: ReadableStream<Uint8Array>, lines: string[], onLi
 	onLine()
 }
 
-/** Starts `bun core/main.ts` as a real process on a free port and waits until it is listening. */
+/** Starts `bun server/main.ts` as a real process on a free port and waits until it is listening. */
 export async function spawnServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
 	// As `bun run start` runs it.
 	const runtimeFlags = [`--max-http-header-size=${RUNTIME_HEADER_BYTES}`]
-	const proc = Bun.spawn([process.execPath, ...runtimeFlags, join(ROOT, 'core/main.ts'), ...args], {
+	const proc = Bun.spawn([process.execPath, ...runtimeFlags, join(ROOT, 'server/main.ts'), ...args], {
 		cwd: ROOT,
 		env: {
 			PATH: process.env.PATH ?? '',

@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApiKey } from '../../core/auth/api-keys.ts'
-import { embeddedDatabaseDir } from '../../core/config/plugins-from-env.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
-import type { ExtractorPlugin } from '../../core/index.ts'
+import type { ExtractorPlugin, Plugin } from '../../core/index.ts'
+import { embeddedDatabaseDir } from '../../core/index.ts'
 import { createLogger, type Logger } from '../../core/logger.ts'
 import { type Role, type Service, startService } from '../../core/runtime.ts'
 import { embedderLocal } from '../../plugins/embedder-local/index.ts'
 import { extractorRules } from '../../plugins/extractor-rules/index.ts'
 import { storagePostgres } from '../../plugins/storage-postgres/index.ts'
+import { withDefaultFiles } from '../../server/defaults.ts'
 import { createTestDatabase } from './postgres.ts'
 
 export type Driver = 'pglite' | 'postgres'
@@ -52,6 +53,8 @@ export async function startTestService(
 		extractor?: ExtractorPlugin | null
 		/** MEMORY_WORKER_CONCURRENCY (4 unless given). */
 		workerConcurrency?: number
+		/** More plugins, such as connectors. */
+		plugins?: Plugin[]
 		/** Where the service logs (errors only, on stderr, unless given). */
 		logger?: Logger
 	} = {},
@@ -64,10 +67,11 @@ export async function startTestService(
 		storagePostgres(database ? { databaseUrl: database.url } : { dataDir: embeddedDatabaseDir(dataDir) }),
 		embedderLocal({ cacheDir: SHARED_EMBEDDER_CACHE }),
 		...(options.extractor === null ? [] : [options.extractor ?? sharedRulesExtractor()]),
+		...(options.plugins ?? []),
 	]
 	const service = await startService({
 		settings,
-		plugins,
+		plugins: await withDefaultFiles(plugins, settings),
 		logger: options.logger ?? createLogger('error'),
 		role: options.role ?? 'all',
 		env,

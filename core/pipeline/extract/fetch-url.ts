@@ -15,6 +15,8 @@ export interface FetchPolicy {
 	maxRedirects?: number
 	/** How host names become addresses; the system resolver unless a test gives its own. */
 	resolve?: Resolver
+	/** Request headers added to (or replacing) the defaults: a crawler's user agent, conditional request headers. */
+	headers?: Record<string, string>
 }
 
 export interface Fetched {
@@ -24,10 +26,22 @@ export interface Fetched {
 	/** The file name the server gave (Content-Disposition) or the last path segment. */
 	fileName: string | null
 	body: Uint8Array
+	/** Validators for a later conditional request. */
+	etag: string | null
+	lastModified: string | null
 }
 
 /** A fetch that failed; `permanent` when trying again cannot help (refused address, 404, too large). */
-export class FetchError extends StageError {}
+export class FetchError extends StageError {
+	constructor(
+		message: string,
+		permanent: boolean,
+		/** The HTTP status that ended the fetch (304 for a conditional request's unchanged answer, 404, 410...). */
+		readonly status: number | null = null,
+	) {
+		super(message, permanent)
+	}
+}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 /** Client errors that may pass: timeouts, too early, rate limits. */
@@ -47,7 +61,7 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 		const maxRedirects = policy.maxRedirects ?? DEFAULT_MAX_REDIRECTS
 		for (let hop = 0; ; hop++) {
 			const address = await checkedAddress(url, policy)
-			const response = await get(url, address, controller.signal)
+			const response = await get(url, address, controller.signal, policy.headers)
 			const status = response.statusCode ?? 0
 			if (REDIRECTS.has(status) && response.headers.location) {
 				response.resume()
@@ -58,7 +72,11 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 			if (status < 200 || status >= 300) {
 				response.resume()
 				const permanent = status >= 400 && status < 500 && !TRANSIENT_CLIENT_ERRORS.has(status)
-				throw new FetchError(`${url.origin} answered HTTP ${status} ${response.statusMessage ?? ''}`.trim(), permanent)
+				throw new FetchError(
+					`${url.origin} answered HTTP ${status} ${response.statusMessage ?? ''}`.trim(),
+					permanent,
+					status,
+				)
 			}
 			const body = await readBody(response, policy.maxBytes)
 			return {
@@ -66,6 +84,8 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 				contentType: response.headers['content-type'] ?? null,
 				fileName: fileNameOf(response.headers['content-disposition'], url),
 				body,
+				etag: headerOf(response, 'etag'),
+				lastModified: headerOf(response, 'last-modified'),
 			}
 		}
 	} catch (error) {
@@ -121,7 +141,17 @@ async function checkedAddress(url: URL, policy: FetchPolicy): Promise<{ address:
 	return { address, family: address.includes(':') ? 6 : 4 }
 }
 
-function get(url: URL, target: { address: string; family: 4 | 6 }, signal: AbortSignal): Promise<IncomingMessage> {
+const headerOf = (response: IncomingMessage, name: string): string | null => {
+	const value = response.headers[name]
+	return typeof value === 'string' ? value : null
+}
+
+function get(
+	url: URL,
+	target: { address: string; family: 4 | 6 },
+	signal: AbortSignal,
+	extraHeaders: Record<string, string> = {},
+): Promise<IncomingMessage> {
 	// The connection goes to the address that was checked, whatever the resolver would say now.
 	const pinned: LookupFunction = (_hostname, options, callback) => {
 		if ((options as { all?: boolean }).all) callback(null, [{ address: target.address, family: target.family }])
@@ -142,6 +172,7 @@ function get(url: URL, target: { address: string; family: 4 | 6 }, signal: Abort
 					'user-agent': 'memory-service/0.1 (+content ingestion)',
 					accept: 'text/html,application/xhtml+xml,application/pdf,text/plain,application/json,*/*;q=0.5',
 					'accept-encoding': 'gzip, deflate, br',
+					...Object.fromEntries(Object.entries(extraHeaders).map(([name, value]) => [name.toLowerCase(), value])),
 				},
 			},
 			resolve,

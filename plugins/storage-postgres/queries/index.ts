@@ -1,6 +1,7 @@
 import type { Storage } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { type ChunkHooks, chunkStore } from './chunks.ts'
+import { connectionStore } from './connections.ts'
 import { containerStore } from './containers.ts'
 import { documentStore } from './documents.ts'
 import { keyStore } from './keys.ts'
@@ -26,6 +27,7 @@ export function storesOver(
 		settings: settingsStore(db),
 		usage: usageStore(db),
 		containers: containerStore(db),
+		connections: connectionStore(db),
 	}
 }
 

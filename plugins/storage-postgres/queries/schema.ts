@@ -1,4 +1,5 @@
 import type { VectorSpace } from '../../../core/index.ts'
+import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
@@ -105,6 +106,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	DOCUMENT_FILES_MIGRATION,
 	ORGANIZATION_MIGRATION,
 	CONTAINERS_MIGRATION,
+	CONNECTIONS_MIGRATION,
 	KEY_SCOPES_MIGRATION,
 ])
 

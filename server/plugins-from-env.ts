@@ -1,18 +1,17 @@
 import { join } from 'node:path'
-import type { Plugin } from '../plugins/contract.ts'
-import { integer, type ServiceSettings } from './settings.ts'
+import { integer, type ServiceSettings } from '../core/config/settings.ts'
+import type { Plugin } from '../core/index.ts'
+import { embeddedDatabaseDir } from '../core/index.ts'
+import { connectorsFromEnv } from './connectors-from-env.ts'
 
 type Env = Record<string, string | undefined>
-
-/** The embedded database gets its own folder inside the data directory, beside the caches and the lock file. */
-export const embeddedDatabaseDir = (dataDir: string) => join(dataDir, 'pglite')
 
 /**
  * Builds the default plugin list from environment variables. Imports are lazy so that an unused plugin's
  * dependencies (an SDK, a WASM database) are never loaded.
  */
 export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin[]> {
-	const { storagePostgres } = await import('../../plugins/storage-postgres/index.ts')
+	const { storagePostgres } = await import('../plugins/storage-postgres/index.ts')
 	const storage = storagePostgres(
 		settings.databaseUrl
 			? { databaseUrl: settings.databaseUrl }
@@ -21,7 +20,12 @@ export async function pluginsFromEnv(settings: ServiceSettings, env: Env): Promi
 					sharedBuffers: env.MEMORY_PGLITE_SHARED_BUFFERS || undefined,
 				},
 	)
-	return [storage, await embedderFromEnv(settings, env), ...(await extractorFromEnv(env))]
+	return [
+		storage,
+		await embedderFromEnv(settings, env),
+		...(await extractorFromEnv(env)),
+		...(await connectorsFromEnv(env)),
+	]
 }
 
 /**
@@ -35,9 +39,9 @@ async function extractorFromEnv(env: Env): Promise<Plugin[]> {
 	if (choice !== 'rules' && choice !== 'llm') {
 		throw new Error(`MEMORY_EXTRACTOR must be "rules", "llm" or "none", got "${choice}"`)
 	}
-	const { extractorRules } = await import('../../plugins/extractor-rules/index.ts')
+	const { extractorRules } = await import('../plugins/extractor-rules/index.ts')
 	if (choice === 'rules') return [extractorRules()]
-	const { extractorLLM } = await import('../../plugins/extractor-llm/index.ts')
+	const { extractorLLM } = await import('../plugins/extractor-llm/index.ts')
 	return [
 		extractorLLM({
 			baseURL: env.OPENAI_BASE_URL,
@@ -52,7 +56,7 @@ async function extractorFromEnv(env: Env): Promise<Plugin[]> {
 async function embedderFromEnv(settings: ServiceSettings, env: Env): Promise<Plugin> {
 	const choice = env.MEMORY_EMBEDDER || (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? 'openai' : 'local')
 	if (choice === 'openai') {
-		const { embedderOpenAI } = await import('../../plugins/embedder-openai/index.ts')
+		const { embedderOpenAI } = await import('../plugins/embedder-openai/index.ts')
 		const dimensions = env.OPENAI_EMBEDDING_DIMENSIONS ? Number(env.OPENAI_EMBEDDING_DIMENSIONS) : undefined
 		if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) {
 			throw new Error(
@@ -67,6 +71,6 @@ async function embedderFromEnv(settings: ServiceSettings, env: Env): Promise<Plu
 		})
 	}
 	if (choice !== 'local') throw new Error(`MEMORY_EMBEDDER must be "local" or "openai", got "${choice}"`)
-	const { embedderLocal } = await import('../../plugins/embedder-local/index.ts')
+	const { embedderLocal } = await import('../plugins/embedder-local/index.ts')
 	return embedderLocal({ cacheDir: env.MEMORY_CACHE_DIR || join(settings.dataDir, 'cache') })
 }

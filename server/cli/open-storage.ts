@@ -1,8 +1,8 @@
-import { lockEmbeddedStore } from '../config/embedded-lock.ts'
-import { loadConfig } from '../config/load.ts'
-import { StartupError } from '../errors.ts'
-import { createLogger } from '../logger.ts'
-import type { EmbedderPlugin, StoragePlugin } from '../plugins/contract.ts'
+import { lockEmbeddedStore } from '../../core/config/embedded-lock.ts'
+import { StartupError } from '../../core/errors.ts'
+import { createLogger } from '../../core/logger.ts'
+import type { EmbedderPlugin, StoragePlugin } from '../../core/plugins/contract.ts'
+import { loadConfig } from '../load-config.ts'
 
 /** Opens only the store: the embedder is asked for its vector space but never loaded. */
 export async function openStorage() {

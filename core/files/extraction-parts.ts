@@ -1,11 +1,9 @@
-import { join } from 'node:path'
 import type { ServiceSettings } from '../config/settings.ts'
 import { StartupError } from '../errors.ts'
 import type { FetchPolicy } from '../pipeline/extract/fetch-url.ts'
 import { createOcr } from '../pipeline/extract/image.ts'
 import { parseAllowList } from '../pipeline/extract/url-guard.ts'
 import type { ExtractionDeps } from '../pipeline/extract.ts'
-import type { Plugin } from '../plugins/contract.ts'
 import type { FileStore } from '../plugins/files.ts'
 
 /** The URL fetch policy from the settings; a malformed allow-list stops the start. */
@@ -19,13 +17,6 @@ export function fetchPolicyFrom(settings: ServiceSettings): FetchPolicy {
 	} catch (error) {
 		throw new StartupError((error as Error).message)
 	}
-}
-
-/** The plugin list with files-local (at MEMORY_FILES_DIR, default `<dataDir>/files`) when it names no files plugin. */
-export async function withDefaultFiles(plugins: Plugin[], settings: ServiceSettings): Promise<Plugin[]> {
-	if (plugins.some((plugin) => plugin?.kind === 'files')) return plugins
-	const { filesLocal } = await import('../../plugins/files-local/index.ts')
-	return [...plugins, filesLocal({ dir: settings.filesDir ?? join(settings.dataDir, 'files') })]
 }
 
 /** What the extracting stage needs; `close` stops the OCR engine. */

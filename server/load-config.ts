@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { StartupError } from '../errors.ts'
-import type { Plugin } from '../plugins/contract.ts'
-import type { MemoryConfig } from './define.ts'
+import type { MemoryConfig } from '../core/config/define.ts'
+import { type ServiceSettings, settingsFromEnv } from '../core/config/settings.ts'
+import { StartupError } from '../core/errors.ts'
+import type { Plugin } from '../core/plugins/contract.ts'
 import { pluginsFromEnv } from './plugins-from-env.ts'
-import { type ServiceSettings, settingsFromEnv } from './settings.ts'
 
 export interface LoadedConfig {
 	settings: ServiceSettings

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
-import { StartupError } from '../errors.ts'
-import type { Storage } from '../plugins/storage.ts'
-import { USAGE_METRICS } from '../usage/meter.ts'
+import { StartupError } from '../../core/errors.ts'
+import type { Storage } from '../../core/plugins/storage.ts'
+import { USAGE_METRICS } from '../../core/usage/meter.ts'
 import { openStorage } from './open-storage.ts'
 
 const USAGE = `usage:

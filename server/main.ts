@@ -1,9 +1,10 @@
 import { maxHeaderSize } from 'node:http'
-import { loadConfig } from './config/load.ts'
-import { StartupError } from './errors.ts'
-import { RUNTIME_HEADER_BYTES } from './http/guards/request-size.ts'
-import { createLogger } from './logger.ts'
-import { type Role, startService } from './runtime.ts'
+import { StartupError } from '../core/errors.ts'
+import { RUNTIME_HEADER_BYTES } from '../core/http/guards/request-size.ts'
+import { createLogger } from '../core/logger.ts'
+import { type Role, startService } from '../core/runtime.ts'
+import { withDefaultFiles } from './defaults.ts'
+import { loadConfig } from './load-config.ts'
 
 function parseRole(argv: string[]): Role {
 	const index = argv.findIndex((arg) => arg === '--role' || arg.startsWith('--role='))
@@ -18,7 +19,12 @@ async function main() {
 	const config = await loadConfig()
 	const logger = createLogger(config.settings.logLevel)
 	const started = performance.now()
-	const service = await startService({ settings: config.settings, plugins: config.plugins, logger, role })
+	const service = await startService({
+		settings: config.settings,
+		plugins: await withDefaultFiles(config.plugins, config.settings),
+		logger,
+		role,
+	})
 	const server = service.app?.listen({
 		port: config.settings.port,
 		hostname: config.settings.hostname,
@@ -30,7 +36,7 @@ async function main() {
 			'started without --max-http-header-size: headers over the runtime cap are refused without a JSON body',
 			{
 				runtimeCap: maxHeaderSize,
-				start: `bun --max-http-header-size=${RUNTIME_HEADER_BYTES} core/main.ts (as bun run start does)`,
+				start: `bun --max-http-header-size=${RUNTIME_HEADER_BYTES} server/main.ts (as bun run start does)`,
 			},
 		)
 	}

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
-import { createApiKey, DEFAULT_ORG } from '../auth/api-keys.ts'
-import { StartupError } from '../errors.ts'
+import { createApiKey, DEFAULT_ORG } from '../../core/auth/api-keys.ts'
+import { StartupError } from '../../core/errors.ts'
 import { openStorage } from './open-storage.ts'
 
 const USAGE = `usage:

@@ -1,0 +1,59 @@
+import { defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
+import { octokitFor } from './client.ts'
+import { DEFAULT_SETTINGS, type GithubCursor, type GithubOptions, type GithubSettings } from './options.ts'
+import { configureRepositories, listRepositories } from './resources.ts'
+import { syncGithub } from './sync.ts'
+import { githubWebhook } from './webhook.ts'
+
+export type { GithubOptions, GithubSettings } from './options.ts'
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '')
+
+/** GitHub: Markdown and documentation files (code as an option) of chosen repositories' default branches. */
+export function github(options: GithubOptions = {}) {
+	const apiUrl = trimSlash(options.apiUrl || 'https://api.github.com')
+	const webUrl = trimSlash(options.webUrl || 'https://github.com')
+	const maxFileBytes = options.maxFileBytes ?? 1024 * 1024
+	return defineConnector<GithubCursor, GithubSettings>({
+		apiVersion: PLUGIN_API_VERSION,
+		kind: 'connector',
+		name: 'github',
+		provider: 'github',
+		displayName: 'GitHub',
+		auth: {
+			type: 'oauth2',
+			authorizeUrl: `${webUrl}/login/oauth/authorize`,
+			tokenUrl: `${webUrl}/login/oauth/access_token`,
+			scopes: ['repo', 'user:email', 'admin:repo_hook'],
+			pkce: true,
+			env: { clientId: 'GITHUB_CLIENT_ID', clientSecret: 'GITHUB_CLIENT_SECRET' },
+			settingsKey: 'github',
+			// GitHub's own revocation call: DELETE /applications/{client_id}/token, authenticated as the application.
+			async revoke(app, tokens) {
+				const response = await fetch(`${apiUrl}/applications/${encodeURIComponent(app.clientId)}/token`, {
+					method: 'DELETE',
+					headers: {
+						authorization: `Basic ${btoa(`${app.clientId}:${app.clientSecret}`)}`,
+						accept: 'application/vnd.github+json',
+						'content-type': 'application/json',
+					},
+					body: JSON.stringify({ access_token: tokens.accessToken }),
+				})
+				if (!response.ok && response.status !== 404) throw new Error(`GitHub answered ${response.status}`)
+			},
+			async identity(tokens) {
+				const octokit = await octokitFor(apiUrl, tokens.accessToken)
+				const { data } = await octokit.users.getAuthenticated()
+				return { email: data.email ?? data.login ?? null }
+			},
+		},
+		schedule: { everyHours: 4 },
+		defaultSettings: DEFAULT_SETTINGS,
+		resources: {
+			list: (ctx, query) => listRepositories(apiUrl, ctx, query),
+			configure: (ctx, resources) => configureRepositories(ctx.settings, resources),
+		},
+		webhook: githubWebhook(apiUrl),
+		sync: (ctx, cursor) => syncGithub(ctx, cursor, { apiUrl, webUrl, maxFileBytes }),
+	})
+}

@@ -1,0 +1,64 @@
+/** Where the GitHub connector finds GitHub, and what it imports. */
+export interface GithubOptions {
+	/** REST API root. Default `https://api.github.com`; GitHub Enterprise Server: `https://HOST/api/v3`. */
+	apiUrl?: string
+	/** Web root for OAuth and file links. Default `https://github.com`; Enterprise Server: `https://HOST`. */
+	webUrl?: string
+	/** Largest file imported, in bytes (larger ones are recorded as failures). Default 1 MiB. */
+	maxFileBytes?: number
+}
+
+export interface GithubSettings {
+	/** Repositories to sync, chosen through resources and configure. */
+	repositories: { id: number; fullName: string; defaultBranch: string }[]
+	/** Also import source code files (not only Markdown, text and documentation). */
+	includeCode: boolean
+}
+
+/** Per repository (`owner/name`): the commit last synced. */
+export type GithubCursor = Record<string, string>
+
+export const DEFAULT_SETTINGS: GithubSettings = { repositories: [], includeCode: false }
+
+const DOCUMENTATION = ['.md', '.mdx', '.markdown', '.txt', '.rst', '.adoc', '.asciidoc', '.org', '.textile']
+const CODE = [
+	'.ts',
+	'.tsx',
+	'.js',
+	'.jsx',
+	'.mjs',
+	'.cjs',
+	'.py',
+	'.go',
+	'.rs',
+	'.java',
+	'.kt',
+	'.rb',
+	'.php',
+	'.c',
+	'.h',
+	'.cc',
+	'.cpp',
+	'.hpp',
+	'.cs',
+	'.swift',
+	'.scala',
+	'.sh',
+	'.sql',
+	'.yaml',
+	'.yml',
+	'.toml',
+	'.json',
+	'.css',
+	'.html',
+]
+const DOCUMENTATION_NAMES = new Set(['readme', 'license', 'changelog', 'contributing', 'authors', 'notice'])
+
+/** Whether a path of the repository is imported under these settings. */
+export function isWanted(path: string, settings: GithubSettings): boolean {
+	const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
+	const dot = name.lastIndexOf('.')
+	const extension = dot > 0 ? name.slice(dot) : ''
+	if (DOCUMENTATION.includes(extension) || (extension === '' && DOCUMENTATION_NAMES.has(name))) return true
+	return settings.includeCode && CODE.includes(extension)
+}

@@ -1,0 +1,240 @@
+import type { Scope } from '../domain/types.ts'
+import { badRequest, HttpError, notFound } from '../errors.ts'
+import type { ConnectionRecord, SyncRunRecord } from '../plugins/connection-storage.ts'
+import type { AnyConnector } from '../plugins/connector.ts'
+import { applicationFor, newConnectionId, pendingAuthorization } from './authorize.ts'
+import { syncContext } from './context.ts'
+import type { ConnectorDeps } from './deps.ts'
+import { activate, enqueueSync, resubscribe, teardown } from './lifecycle.ts'
+import { connectorFor } from './providers.ts'
+import { sealSecrets } from './secrets.ts'
+
+/** The provider ids of the published API; a connection id is never one of them. */
+const PUBLISHED_PROVIDERS = ['notion', 'google-drive', 'onedrive', 'gmail', 'github', 'web-crawler', 's3', 'granola']
+
+export interface CreateConnectionInput {
+	containerTag?: string
+	containerTags?: string[]
+	documentLimit?: number
+	metadata?: Record<string, string | number | boolean> | null
+	redirectUrl?: string
+}
+
+export interface ConnectionView extends ConnectionRecord {
+	lastSyncRun: SyncRunRecord | null
+}
+
+/** The connections API behind the routes; HTTP-free, so the console and the MCP server use the same operations. */
+export function createConnectionService(deps: ConnectorDeps) {
+	const { storage } = deps
+
+	async function withRuns(connections: ConnectionRecord[]): Promise<ConnectionView[]> {
+		const runs = await storage.connections.lastRuns(connections.map((c) => c.id))
+		return connections.map((connection) => ({ ...connection, lastSyncRun: runs.get(connection.id) ?? null }))
+	}
+
+	async function owned(scope: Scope, id: string): Promise<ConnectionRecord> {
+		const connection = await storage.connections.get(scope, id)
+		if (!connection) throw notFound('Connection')
+		return connection
+	}
+
+	async function remove(scope: Scope, connection: ConnectionRecord, deleteDocuments: boolean) {
+		await teardown(deps, deps.connectors.get(connection.provider), connection)
+		if (deleteDocuments) {
+			const ids = (await storage.connections.items(connection.id)).map((item) => item.documentId)
+			if (ids.length > 0) await deps.documents.deleteMany(scope, { ids })
+		}
+		await storage.connections.delete(scope, connection.id)
+		return { id: connection.id, provider: connection.provider }
+	}
+
+	function authorizedContext(connector: AnyConnector, connection: ConnectionRecord) {
+		if (connection.status !== 'active') {
+			throw badRequest(`the connection is ${connection.status}: authorize it first (it has no usable token)`)
+		}
+		return syncContext(deps, connector, connection)
+	}
+
+	return {
+		/** Whether a path segment names a provider (the published enum, or a connector's id) rather than a connection. */
+		isProvider: (segment: string) => deps.connectors.has(segment) || PUBLISHED_PROVIDERS.includes(segment),
+		providers: () => [...deps.connectors.values()].map((c) => ({ provider: c.provider, displayName: c.displayName })),
+
+		async create(scope: Scope, provider: string, input: CreateConnectionInput, baseUrl: string) {
+			const connector = connectorFor(deps, provider)
+			if (connector.validateMetadata) {
+				try {
+					await connector.validateMetadata(input.metadata ?? {})
+				} catch (error) {
+					throw badRequest((error as Error).message)
+				}
+			}
+			const containerTags = [
+				...new Set([...(input.containerTag ? [input.containerTag] : []), ...(input.containerTags ?? [])]),
+			]
+			if (containerTags.length === 0) containerTags.push('sm_project_default')
+			const id = newConnectionId()
+			const base = {
+				id,
+				provider,
+				containerTags,
+				documentLimit: input.documentLimit ?? null,
+				redirectUrl: input.redirectUrl ?? null,
+				settings: (connector.defaultSettings ?? {}) as Record<string, unknown>,
+			}
+			const auth = connector.auth
+			if (auth.type === 'oauth2') {
+				const app = await applicationFor(deps, scope.orgId, connector, auth)
+				const pending = pendingAuthorization(deps, auth, app, {
+					orgId: scope.orgId,
+					connectionId: id,
+					provider,
+					baseUrl,
+				})
+				await storage.connections.create(scope, {
+					...base,
+					metadata: input.metadata ?? null,
+					status: 'pending',
+					secrets: null,
+					app: pending.app,
+					auth: pending.auth,
+				})
+				return {
+					id,
+					authLink: pending.authLink,
+					expiresIn: '1 hour',
+					...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}),
+				}
+			}
+			// Credentials (an API key) come in the metadata; they are sealed and never shown again.
+			const metadata = { ...(input.metadata ?? {}) }
+			const credentials: Record<string, string> = {}
+			for (const field of auth.type === 'credentials' ? auth.fields : []) {
+				const value = metadata[field.key]
+				if (typeof value !== 'string' || value === '')
+					throw badRequest(`metadata.${field.key} (${field.label}) is required`)
+				credentials[field.key] = value
+				if (field.secret) delete metadata[field.key]
+			}
+			let email: string | null = null
+			if (auth.type === 'credentials' && auth.validate) {
+				try {
+					email = (await auth.validate(credentials))?.email ?? null
+				} catch (error) {
+					throw badRequest(`${connector.displayName} refused the credentials: ${(error as Error).message}`)
+				}
+			}
+			const connection = await storage.connections.create(scope, {
+				...base,
+				metadata,
+				status: 'active',
+				email,
+				secrets: sealSecrets(deps.secrets, { credentials }),
+				app: null,
+			})
+			await activate(deps, connector, connection, baseUrl)
+			return { id, authLink: null, expiresIn: null, ...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}) }
+		},
+
+		async list(scope: Scope, containerTags?: string[]) {
+			return withRuns(await storage.connections.list(scope, { containerTags }))
+		},
+
+		async get(scope: Scope, id: string) {
+			return (await withRuns([await owned(scope, id)]))[0]!
+		},
+
+		async getByTags(scope: Scope, provider: string, containerTags: string[]) {
+			connectorFor(deps, provider)
+			const [connection] = await storage.connections.list(scope, { provider, containerTags })
+			if (!connection) throw notFound('Connection')
+			return (await withRuns([connection]))[0]!
+		},
+
+		async delete(scope: Scope, id: string, deleteDocuments: boolean) {
+			return remove(scope, await owned(scope, id), deleteDocuments)
+		},
+
+		async deleteByProvider(scope: Scope, provider: string, containerTags: string[], deleteDocuments = true) {
+			connectorFor(deps, provider)
+			const connections = await storage.connections.list(scope, { provider, containerTags })
+			if (connections.length === 0) throw notFound('Connection')
+			const results = []
+			for (const connection of connections) results.push(await remove(scope, connection, deleteDocuments))
+			return results[0]!
+		},
+
+		/** Documents the provider's connections (sharing one of the tags, when given) imported. */
+		async documents(scope: Scope, provider: string, containerTags?: string[]) {
+			connectorFor(deps, provider)
+			const connections = await storage.connections.list(scope, { provider, containerTags })
+			const ids = (await Promise.all(connections.map((c) => storage.connections.items(c.id))))
+				.flat()
+				.map((item) => item.documentId)
+			return ids.length === 0 ? [] : storage.documents.getMany(scope, ids)
+		},
+
+		/** Starts a sync of each matching active connection now, or joins the one already queued. */
+		async import(scope: Scope, provider: string, containerTags?: string[]) {
+			connectorFor(deps, provider)
+			const connections = await storage.connections.list(scope, { provider, containerTags })
+			const active = connections.filter((c) => c.status === 'active')
+			for (const connection of active) await enqueueSync(deps, connection.id, 'manual')
+			return active.length
+		},
+
+		async resources(scope: Scope, id: string, query: { page: number; perPage: number; parentId: string | null }) {
+			const connection = await owned(scope, id)
+			const connector = connectorFor(deps, connection.provider)
+			if (!connector.resources) {
+				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to choose from`)
+			}
+			return connector.resources.list(authorizedContext(connector, connection), query)
+		},
+
+		async configure(scope: Scope, id: string, resources: Record<string, unknown>[], baseUrl: string) {
+			const connection = await owned(scope, id)
+			const connector = connectorFor(deps, connection.provider)
+			if (!connector.resources) {
+				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to configure`)
+			}
+			let settings: Record<string, unknown>
+			try {
+				settings = await connector.resources.configure(authorizedContext(connector, connection), resources)
+			} catch (error) {
+				if (error instanceof HttpError) throw error
+				throw badRequest((error as Error).message)
+			}
+			await storage.connections.update(connection.id, { settings })
+			const configured = { ...connection, settings }
+			let webhooksRegistered = 0
+			try {
+				webhooksRegistered = await resubscribe(deps, connector, configured, baseUrl)
+			} catch (error) {
+				// Webhooks are an optimisation: without them the schedule and manual imports still sync.
+				deps.logger.warn('could not register webhooks', { connectionId: id, error: String(error) })
+			}
+			await enqueueSync(deps, connection.id, 'manual')
+			return {
+				success: true,
+				message: `${resources.length} resource(s) configured; a sync has started`,
+				webhooksRegistered,
+			}
+		},
+
+		async runs(scope: Scope, id: string, limit: number) {
+			await owned(scope, id)
+			return storage.connections.runs(scope, id, limit)
+		},
+
+		async failures(scope: Scope, id: string, runId: string) {
+			await owned(scope, id)
+			const failures = await storage.connections.failures(scope, id, runId)
+			if (!failures) throw notFound('Sync run')
+			return failures
+		},
+	}
+}
+
+export type ConnectionService = ReturnType<typeof createConnectionService>

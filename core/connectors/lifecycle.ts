@@ -1,0 +1,120 @@
+import { randomBase62 } from '../ids.ts'
+import type { ConnectionRecord } from '../plugins/connection-storage.ts'
+import type { AnyConnector } from '../plugins/connector.ts'
+import { syncContext } from './context.ts'
+import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { revokeTokens } from './oauth.ts'
+import { cronFor } from './schedule.ts'
+import { openApp, openSecrets } from './secrets.ts'
+
+export const webhookUrl = (baseUrl: string, provider: string) => `${baseUrl}/v3/connections/webhooks/${provider}`
+
+/** Queues a sync now (or after `delaySeconds`); a sync already queued for the connection absorbs it. */
+export async function enqueueSync(
+	deps: ConnectorDeps,
+	connectionId: string,
+	trigger: SyncJob['trigger'],
+	delaySeconds = 0,
+): Promise<void> {
+	await deps.queue.send<SyncJob>(SYNC_QUEUE, { connectionId, trigger }, { singletonKey: connectionId, delaySeconds })
+}
+
+/** An authorized connection: its schedule, its push subscriptions and a first sync. */
+export async function activate(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connection: ConnectionRecord,
+	baseUrl: string,
+): Promise<number> {
+	if (connector.schedule.everyHours !== null) {
+		await deps.queue.schedule<SyncJob>(
+			SYNC_QUEUE,
+			connection.id,
+			cronFor(connection.id, connector.schedule.everyHours),
+			{
+				connectionId: connection.id,
+				trigger: 'schedule',
+			},
+		)
+	}
+	const registered = await resubscribe(deps, connector, connection, baseUrl)
+	await enqueueSync(deps, connection.id, 'manual')
+	return registered
+}
+
+/** Replaces the connection's push subscriptions with ones for its current settings; returns how many it made. */
+export async function resubscribe(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connection: ConnectionRecord,
+	baseUrl: string,
+): Promise<number> {
+	const webhook = connector.webhook
+	if (!webhook?.subscribe) return 0
+	await unsubscribeAll(deps, connector, connection)
+	const secret = randomBase62(40)
+	const subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), {
+		url: webhookUrl(baseUrl, connection.provider),
+		secret,
+	})
+	await deps.storage.connections.addSubscriptions(
+		connection,
+		subscriptions.map((subscription) => ({
+			...subscription,
+			secret: deps.secrets.seal(secret),
+			data: subscription.data ?? {},
+		})),
+	)
+	return subscriptions.length
+}
+
+async function unsubscribeAll(deps: ConnectorDeps, connector: AnyConnector, connection: ConnectionRecord) {
+	for (const subscription of await deps.storage.connections.subscriptions(connection.id)) {
+		try {
+			await connector.webhook?.unsubscribe?.(syncContext(deps, connector, connection), subscription)
+		} catch (error) {
+			deps.logger.warn('could not stop a webhook subscription', {
+				connectionId: connection.id,
+				error: String(error),
+			})
+		}
+		await deps.storage.connections.removeSubscription(subscription.id)
+	}
+}
+
+/** Before a connection is deleted: its schedule, its subscriptions and (where the provider has it) its grant. */
+export async function teardown(deps: ConnectorDeps, connector: AnyConnector | undefined, connection: ConnectionRecord) {
+	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
+	if (!connector) return
+	if (connection.status === 'active') await unsubscribeAll(deps, connector, connection)
+	// Unsubscribing may have refreshed (and rotated) the tokens: revoke the current ones.
+	const latest = (await deps.storage.connections.byId(connection.id)) ?? connection
+	const auth = connector.auth
+	const tokens = latest.secrets ? openSecrets(deps.secrets, latest).tokens : undefined
+	const app = openApp(deps.secrets, latest)
+	if (auth.type !== 'oauth2' || !tokens || !app) return
+	try {
+		await revokeTokens(auth, app, tokens)
+	} catch (error) {
+		deps.logger.warn('could not revoke the grant at the provider', {
+			connectionId: connection.id,
+			error: String(error),
+		})
+	}
+}
+
+/** Renews push subscriptions that lapse within a day (a recurring job). */
+export async function renewSubscriptions(deps: ConnectorDeps): Promise<void> {
+	const before = new Date(Date.now() + 24 * 3_600_000).toISOString()
+	for (const subscription of await deps.storage.connections.expiring(before)) {
+		const connection = await deps.storage.connections.byId(subscription.connectionId)
+		const connector = connection && deps.connectors.get(connection.provider)
+		if (!connection || !connector?.webhook?.renew || connection.status !== 'active') continue
+		try {
+			const { expiresAt } = await connector.webhook.renew(syncContext(deps, connector, connection), subscription)
+			await deps.storage.connections.setSubscriptionExpiry(subscription.id, expiresAt)
+		} catch (error) {
+			deps.logger.warn('could not renew a webhook subscription', { connectionId: connection.id, error: String(error) })
+		}
+	}
+}

@@ -1,0 +1,49 @@
+import { HttpError } from '../errors.ts'
+import type { WebhookRequest } from '../plugins/connector.ts'
+import type { ConnectorDeps } from './deps.ts'
+import { enqueueSync } from './lifecycle.ts'
+import { unknownProvider } from './providers.ts'
+
+const refused = (details: string) => new HttpError(401, 'Webhook refused', details)
+
+/**
+ * One provider's notification: verified against the secret of the subscription it names, refused when replayed,
+ * then a (debounced) incremental sync of each connection it concerns. Nothing else happens before the answer.
+ */
+export async function receiveWebhook(
+	deps: ConnectorDeps,
+	provider: string,
+	request: WebhookRequest,
+): Promise<Response | { accepted: number }> {
+	const connector = deps.connectors.get(provider)
+	if (!connector) throw unknownProvider(deps, provider)
+	const webhook = connector.webhook
+	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
+	const handshake = webhook.handshake?.(request)
+	if (handshake) return handshake
+	const subscriptions = (
+		await Promise.all(
+			webhook.routeKeys(request).map((key) => deps.storage.connections.subscriptionsByRoute(provider, key)),
+		)
+	).flat()
+	if (subscriptions.length === 0) throw refused('the notification names no known subscription')
+	const verified = []
+	for (const subscription of subscriptions) {
+		if (await webhook.verify(request, deps.secrets.open(subscription.secret))) verified.push(subscription)
+	}
+	if (verified.length === 0) throw refused('the signature does not match')
+	const delivery = webhook.deliveryId?.(request)
+	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) {
+		throw refused('this delivery was received before (replay)')
+	}
+	let accepted = 0
+	for (const connectionId of new Set(verified.map((subscription) => subscription.connectionId))) {
+		const connection = await deps.storage.connections.byId(connectionId)
+		if (connection?.status !== 'active') continue
+		const settings = { ...(connector.defaultSettings ?? {}), ...connection.settings }
+		if (webhook.wantsSync && !webhook.wantsSync(request, settings)) continue
+		await enqueueSync(deps, connectionId, 'webhook', deps.webhookDebounceSeconds)
+		accepted++
+	}
+	return { accepted }
+}

@@ -1,0 +1,24 @@
+import { type ConnectorDeps, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { enqueueSync, renewSubscriptions } from './lifecycle.ts'
+import { runSync } from './sync-runner.ts'
+
+/** Syncs (one per connection at a time) and the hourly renewal of push subscriptions, on the durable queue. */
+export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
+	await deps.queue.define(SYNC_QUEUE, {
+		retryLimit: 3,
+		retryDelaySeconds: 10,
+		expireInSeconds: 2 * 3600,
+		policy: 'stately',
+	})
+	await deps.queue.define(RENEW_QUEUE, { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 })
+	if (deps.connectors.size === 0) return
+	await deps.queue.work<SyncJob>(SYNC_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job, attempt) =>
+		runSync(deps, job, attempt),
+	)
+	await deps.queue.work(RENEW_QUEUE, { concurrency: 1 }, () => renewSubscriptions(deps))
+	// Syncs a stopped process left unfinished resume now, from their last checkpoint (not after the retry delay).
+	for (const { connectionId, trigger } of await deps.storage.connections.interruptedConnections()) {
+		await enqueueSync(deps, connectionId, trigger)
+	}
+	await deps.queue.schedule(RENEW_QUEUE, 'renew', '17 * * * *', {})
+}

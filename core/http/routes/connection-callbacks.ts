@@ -1,0 +1,71 @@
+import { Elysia, t } from 'elysia'
+import type { CallbackOutcome } from '../../connectors/authorize.ts'
+import type { RouteDeps } from '../route-deps.ts'
+import { ErrorResponse } from '../schemas/common.ts'
+
+const detail = { tags: ['connections'], security: [] }
+
+/** Where the user lands after the provider: the app's redirectUrl with the outcome, or JSON without one. */
+function answer(outcome: CallbackOutcome): Response {
+	const connection = outcome.connection
+	if (connection?.redirectUrl) {
+		const target = new URL(connection.redirectUrl)
+		target.searchParams.set('connectionId', connection.id)
+		target.searchParams.set('provider', connection.provider)
+		if (!outcome.ok) target.searchParams.set('error', outcome.error)
+		return new Response(null, { status: 302, headers: { location: target.toString() } })
+	}
+	const body = outcome.ok
+		? { success: true, connectionId: connection!.id, provider: connection!.provider }
+		: { error: 'Authorization failed', details: outcome.error }
+	return new Response(JSON.stringify(body), {
+		status: outcome.ok ? 200 : 400,
+		headers: { 'content-type': 'application/json' },
+	})
+}
+
+/**
+ * The two connection routes without an API key: the OAuth callback (its sealed, single-use state names the
+ * organization and the connection) and each provider's webhook endpoint (verified by the provider's signature).
+ */
+export function connectionCallbackRoutes({ oauthCallback, webhooks }: RouteDeps) {
+	return new Elysia({ prefix: '/v3/connections' })
+		.get('/auth/callback/:provider', async ({ params, query }) => answer(await oauthCallback(params.provider, query)), {
+			query: t.Object(
+				{
+					state: t.Optional(t.String()),
+					code: t.Optional(t.String()),
+					error: t.Optional(t.String()),
+					error_description: t.Optional(t.String()),
+				},
+				{ additionalProperties: true },
+			),
+			response: { 400: ErrorResponse, 404: ErrorResponse },
+			detail: {
+				...detail,
+				summary:
+					"OAuth redirect target: completes the authorization, then redirects to the connection's redirectUrl (connectionId, provider, error on failure)",
+			},
+		})
+		.post(
+			'/webhooks/:provider',
+			async ({ params, request, set }) => {
+				const outcome = await webhooks(params.provider, {
+					headers: request.headers,
+					body: await request.text(),
+					query: new URL(request.url).searchParams,
+				})
+				if (outcome instanceof Response) return outcome
+				set.status = 202
+				return outcome
+			},
+			{
+				parse: 'none',
+				response: { 202: t.Object({ accepted: t.Number() }), 401: ErrorResponse, 404: ErrorResponse },
+				detail: {
+					...detail,
+					summary: "A provider's push notification: verified, then a debounced sync of the connections it concerns",
+				},
+			},
+		)
+}

@@ -1,0 +1,153 @@
+import type { Scope } from '../domain/types.ts'
+import type { CursorValue } from './connector.ts'
+
+export type ConnectionStatus = 'pending' | 'active' | 'expired' | 'error'
+export type SyncTrigger = 'manual' | 'schedule' | 'webhook'
+export type SyncRunStatus = 'running' | 'completed' | 'failed' | 'limit_reached' | 'interrupted'
+/** Supermemory's error codes of a sync run. */
+export type SyncErrorCode = 'auth_expired' | 'rate_limited' | 'plan_required' | 'provider_unavailable' | 'internal'
+
+export interface ConnectionRecord {
+	id: string
+	orgId: string
+	provider: string
+	containerTags: string[]
+	documentLimit: number | null
+	metadata: Record<string, string | number | boolean> | null
+	redirectUrl: string | null
+	status: ConnectionStatus
+	error: string | null
+	email: string | null
+	/** Sealed (core/settings/secret-box.ts) JSON: tokens, or credentials of a credential connector. */
+	secrets: string | null
+	/** Sealed JSON of the OAuth application the connection was authorized with. */
+	app: string | null
+	/** The connector's settings (chosen resources). */
+	settings: Record<string, unknown>
+	cursor: CursorValue | null
+	createdAt: string
+	updatedAt: string
+}
+
+export interface NewConnection {
+	id: string
+	provider: string
+	containerTags: string[]
+	documentLimit: number | null
+	metadata: Record<string, string | number | boolean> | null
+	redirectUrl: string | null
+	status: ConnectionStatus
+	email?: string | null
+	secrets: string | null
+	app: string | null
+	settings: Record<string, unknown>
+	/** A pending authorization: the state's nonce, the sealed PKCE verifier and when the link lapses. */
+	auth?: { nonce: string; verifier: string | null; expiresAt: string }
+}
+
+export type ConnectionPatch = Partial<
+	Pick<ConnectionRecord, 'status' | 'error' | 'email' | 'secrets' | 'app' | 'settings' | 'cursor'>
+>
+
+export interface SyncCounts {
+	added: number
+	updated: number
+	deleted: number
+	skipped: number
+	failed: number
+}
+
+export interface SyncRunRecord extends SyncCounts {
+	id: string
+	connectionId: string
+	trigger: SyncTrigger
+	status: SyncRunStatus
+	error: string | null
+	errorCode: SyncErrorCode | null
+	startedAt: string
+	completedAt: string | null
+}
+
+export interface SyncFailureRecord {
+	id: string
+	runId: string
+	externalId: string | null
+	error: string
+	createdAt: string
+}
+
+/** A document a connection imported, by the provider's id. */
+export interface ImportedItem {
+	externalId: string
+	documentId: string
+	version: string | null
+}
+
+export interface SubscriptionRecord {
+	id: string
+	connectionId: string
+	orgId: string
+	provider: string
+	externalId: string
+	routeKey: string
+	/** Sealed secret the provider signs deliveries with. */
+	secret: string
+	expiresAt: string | null
+	data: Record<string, string>
+}
+
+/**
+ * Connections, their imported items, sync runs and webhook subscriptions. Scoped reads take the caller's
+ * organization; methods by connection id alone are for the runtime, which got the id from a scoped job.
+ */
+export interface ConnectionStore {
+	create(scope: Scope, input: NewConnection): Promise<ConnectionRecord>
+	get(scope: Scope, id: string): Promise<ConnectionRecord | null>
+	byId(id: string): Promise<ConnectionRecord | null>
+	/** The organization's connections, newest first, optionally of one provider and sharing a container tag. */
+	list(scope: Scope, filter: { provider?: string; containerTags?: string[] }): Promise<ConnectionRecord[]>
+	update(id: string, patch: ConnectionPatch): Promise<void>
+	/** Deletes the connection with its items, runs and subscriptions; its documents keep existing, detached. */
+	delete(scope: Scope, id: string): Promise<boolean>
+	/**
+	 * Takes the pending authorization once: the sealed verifier when `nonce` matches and has not lapsed, else null.
+	 * A second call with the same nonce gets null.
+	 */
+	consumeAuth(orgId: string, id: string, nonce: string): Promise<{ verifier: string | null } | null>
+	/** Records a new pending authorization (re-authorizing an existing connection). */
+	setAuth(id: string, auth: { nonce: string; verifier: string | null; expiresAt: string }): Promise<void>
+
+	item(connectionId: string, externalId: string): Promise<ImportedItem | null>
+	putItem(connectionId: string, item: ImportedItem): Promise<void>
+	removeItem(connectionId: string, externalId: string): Promise<void>
+	/** Imported items, optionally those whose external id starts with `prefix`. */
+	items(connectionId: string, prefix?: string): Promise<ImportedItem[]>
+	countItems(connectionId: string): Promise<number>
+
+	startRun(connectionId: string, trigger: SyncTrigger): Promise<SyncRunRecord>
+	updateRun(
+		runId: string,
+		patch: Partial<Pick<SyncRunRecord, 'status' | 'error' | 'errorCode'>> & { counts?: SyncCounts; finished?: boolean },
+	): Promise<void>
+	addFailure(runId: string, externalId: string | null, error: string): Promise<void>
+	/** Connections with a run still marked `running` (at startup: runs their process did not finish). */
+	interruptedConnections(): Promise<{ connectionId: string; trigger: SyncTrigger }[]>
+	/** Marks runs still `running` as `interrupted` (their process died); returns how many. */
+	interruptRuns(connectionId: string): Promise<number>
+	runs(scope: Scope, connectionId: string, limit: number): Promise<SyncRunRecord[]>
+	lastRuns(connectionIds: string[]): Promise<Map<string, SyncRunRecord>>
+	failures(scope: Scope, connectionId: string, runId: string): Promise<SyncFailureRecord[] | null>
+
+	addSubscriptions(
+		connection: ConnectionRecord,
+		subscriptions: Omit<SubscriptionRecord, 'id' | 'connectionId' | 'orgId' | 'provider'>[],
+	): Promise<void>
+	subscriptions(connectionId: string): Promise<SubscriptionRecord[]>
+	subscriptionsByRoute(provider: string, routeKey: string): Promise<SubscriptionRecord[]>
+	/** Subscriptions lapsing before `before` (ISO), for renewal. */
+	expiring(before: string): Promise<SubscriptionRecord[]>
+	setSubscriptionExpiry(id: string, expiresAt: string | null): Promise<void>
+	removeSubscription(id: string): Promise<void>
+	/** Records a webhook delivery id; false when it was seen before (a replay). */
+	recordDelivery(provider: string, deliveryId: string): Promise<boolean>
+}

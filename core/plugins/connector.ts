@@ -1,0 +1,220 @@
+import type { Logger } from '../logger.ts'
+import type { PluginBase } from './contract.ts'
+
+/**
+ * The connector contract: a declaration (provider id, auth, schedule, optional webhooks and resources) plus one
+ * `sync(ctx, cursor)` async generator. Core owns OAuth, tokens, scheduling, retries, cursor persistence,
+ * documentLimit, webhooks and renewals; a connector only reads its provider and yields what it found.
+ */
+
+/** A cursor is a flat JSON object, persisted by core whenever the connector yields a checkpoint. */
+export type CursorValue = Record<string, string | number | boolean | null>
+
+/** OAuth 2.0 authorization code flow, run by core. Every URL is configuration (enterprise servers, emulators). */
+export interface OAuth2Auth {
+	type: 'oauth2'
+	authorizeUrl: string
+	tokenUrl: string
+	scopes: string[]
+	/** Send an S256 code challenge (RFC 7636). */
+	pkce: boolean
+	/** Extra query parameters of the authorization URL (e.g. `access_type: offline`). */
+	authorizeParams?: Record<string, string>
+	/** Environment variables holding the server-wide application, e.g. GITHUB_CLIENT_ID / GITHUB_CLIENT_SECRET. */
+	env: { clientId: string; clientSecret: string }
+	/**
+	 * The organization settings prefix of a custom application (`github` reads `githubClientId`,
+	 * `githubClientSecret`, `githubCustomKeyEnabled`); omit when organizations cannot bring their own.
+	 */
+	settingsKey?: string
+	/** RFC 7009 revocation endpoint; or `revoke` for a provider with its own call. Neither: nothing is revoked. */
+	revokeUrl?: string
+	revoke?(app: OAuthApp, tokens: TokenSet): Promise<void>
+	/** Who authorized, shown as the connection's `email`. */
+	identity?(tokens: TokenSet): Promise<{ email: string | null }>
+}
+
+/** Credentials the user gives when creating the connection (an API key), read from the create body's `metadata`. */
+export interface CredentialsAuth {
+	type: 'credentials'
+	fields: { key: string; label: string; secret: boolean }[]
+	/** Checks the credentials with the provider before the connection is created; throws a message to show the user. */
+	validate?(credentials: Record<string, string>): Promise<{ email?: string | null } | undefined>
+}
+
+/** No credentials at all (a public web crawler). */
+export interface NoAuth {
+	type: 'none'
+}
+
+export type AuthSpec = OAuth2Auth | CredentialsAuth | NoAuth
+
+export interface OAuthApp {
+	clientId: string
+	clientSecret: string
+}
+
+export interface TokenSet {
+	accessToken: string
+	refreshToken: string | null
+	/** ISO time; null when the token does not expire. */
+	expiresAt: string | null
+	scopes: string[]
+}
+
+/** When core syncs a connection on its own. Jittered per connection; `null` interval: only on demand and webhooks. */
+export interface ScheduleSpec {
+	everyHours: number | null
+}
+
+/** A document the provider holds, as it should be stored. */
+export interface ExternalDocument {
+	/** Stable id at the provider (a file path, a message id); unique within the connection. */
+	externalId: string
+	/** Changes whenever the item changes (a blob sha, an etag): the same version is skipped without reading it. */
+	version?: string
+	title: string | null
+	/** Text (Markdown welcome) or a URL the pipeline fetches. */
+	content: string
+	url: string | null
+	/** Merged into the document's metadata beside `provider`, `externalId` and `url`. */
+	metadata?: Record<string, string | number | boolean>
+	/** The provider's type label (`github_markdown`), kept as metadata `sourceType`. */
+	sourceType?: string
+}
+
+/** What a sync yields. Core applies each event as it comes; a checkpoint is persisted after everything before it. */
+export type SyncEvent<Cursor extends CursorValue = CursorValue> =
+	| { type: 'upsert'; document: ExternalDocument }
+	/** The item is there and has not changed since it was imported (counted as skipped). */
+	| { type: 'unchanged'; externalId: string }
+	/** The provider says the item is gone. */
+	| { type: 'delete'; externalId: string }
+	/** One item could not be read: recorded on the run, which goes on. */
+	| { type: 'failure'; externalId: string | null; error: string }
+	/**
+	 * The complete set of items that exist now (a full listing): core deletes every imported item not in it. For
+	 * providers without deletion signals (set difference reconciliation). With `prefix`, only imported ids starting
+	 * with it are compared (one repository of several).
+	 */
+	| { type: 'present'; externalIds: string[]; prefix?: string }
+	| { type: 'checkpoint'; cursor: Cursor }
+
+/** What a connector gets while it works for one connection. It never sees another connection's tokens. */
+export interface SyncContext<Settings = Record<string, unknown>> {
+	connectionId: string
+	/** The connection's configuration: chosen resources and options (set through `configure`). */
+	settings: Settings
+	/** A valid access token (refreshed by core when it is about to expire). OAuth connectors only. */
+	accessToken(): Promise<string>
+	/** The credentials given at creation. Credential connectors only. */
+	credentials: Record<string, string>
+	/** The connection's create-time metadata (without credentials). */
+	metadata: Record<string, string | number | boolean>
+	/**
+	 * The connection's documentLimit, for connectors whose reading is itself bounded by it (a crawler's page budget).
+	 * Core enforces the limit whether or not a connector reads it.
+	 */
+	documentLimit?: number
+	/** True for the versions the connection already holds: lets a connector skip reading unchanged items. */
+	hasVersion(externalId: string, version: string): Promise<boolean>
+	logger: Logger
+	signal: AbortSignal
+}
+
+export interface ResourcePage {
+	resources: Record<string, unknown>[]
+	totalCount?: number
+}
+
+/** Resources a user picks before syncing (GitHub repositories, Drive folders). */
+export interface ResourcesSpec<Settings> {
+	list(
+		ctx: SyncContext<Settings>,
+		query: { page: number; perPage: number; parentId: string | null },
+	): Promise<ResourcePage>
+	/**
+	 * Turns the chosen resources into the connection's settings; throws an Error with a message for the user on a
+	 * bad choice. The connection then re-subscribes its webhooks and syncs.
+	 */
+	configure(ctx: SyncContext<Settings>, resources: Record<string, unknown>[]): Promise<Settings>
+}
+
+/** An incoming notification, as the webhook endpoint received it. */
+export interface WebhookRequest {
+	headers: Headers
+	/** The raw body (signatures are computed over it). */
+	body: string
+	query: URLSearchParams
+}
+
+/** A push subscription (a repository hook, a watch channel) core keeps, renews and stops. */
+export interface Subscription {
+	/** The provider's id of the subscription (hook id, channel id). */
+	externalId: string
+	/** What a notification carries to find this subscription (often the same id). */
+	routeKey: string
+	/** ISO time it lapses; null when it never does. */
+	expiresAt: string | null
+	/** Provider data needed to renew or stop it (a resource id, a repository). */
+	data?: Record<string, string>
+}
+
+export interface WebhookSpec<Settings> {
+	/** Route keys of the subscriptions the notification may belong to (read before it is verified). */
+	routeKeys(request: WebhookRequest): string[]
+	/** A handshake to answer as is (a validation token echo), or null for a notification. */
+	handshake?(request: WebhookRequest): Response | null
+	/** Checks the signature or token with the subscription's secret (constant time). */
+	verify(request: WebhookRequest, secret: string): boolean | Promise<boolean>
+	/** The delivery's unique id: a second delivery with the same id is a replay and refused. */
+	deliveryId?(request: WebhookRequest): string | null
+	/** Whether this notification asks for a sync of the connection (a push to another branch does not). */
+	wantsSync?(request: WebhookRequest, settings: Settings): boolean
+	/** Creates the provider's subscriptions for the connection's settings; `secret` signs their deliveries. */
+	subscribe?(ctx: SyncContext<Settings>, input: { url: string; secret: string }): Promise<Subscription[]>
+	/** Extends a subscription before it lapses. */
+	renew?(ctx: SyncContext<Settings>, subscription: Subscription): Promise<{ expiresAt: string | null }>
+	/** Stops a subscription (connection deleted or reconfigured). */
+	unsubscribe?(ctx: SyncContext<Settings>, subscription: Subscription): Promise<void>
+}
+
+export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Settings = Record<string, unknown>>
+	extends PluginBase<'connector'> {
+	/** The provider id used in the API's paths, e.g. `github`; unique. */
+	provider: string
+	displayName: string
+	auth: AuthSpec
+	schedule: ScheduleSpec
+	/** Settings of a new connection, before any `configure`. */
+	defaultSettings?: Settings
+	/**
+	 * Checks the create body's `metadata` before anything is stored (a crawler's start URL); throws an Error whose
+	 * message the API answers with a 400.
+	 */
+	validateMetadata?(metadata: Record<string, unknown>): void | Promise<void>
+	resources?: ResourcesSpec<Settings>
+	webhook?: WebhookSpec<Settings>
+	/**
+	 * Reads the provider from `cursor` (null: from the beginning) and yields what changed. Throw
+	 * `ConnectorAuthError` (or an error whose `status` is 401) when the grant was revoked.
+	 */
+	sync(ctx: SyncContext<Settings>, cursor: Cursor | null): AsyncIterable<SyncEvent<Cursor>>
+}
+
+/** The provider refused the connection's credentials: the connection needs authorizing again. */
+export class ConnectorAuthError extends Error {}
+
+/** A connector of any cursor and settings type, as lists and the runtime hold them. */
+// biome-ignore lint/suspicious/noExplicitAny: the runtime passes each connector only what it declared itself
+export type AnyConnector = ConnectorPlugin<any, any>
+
+/** Typed helper for connector authors: `export const feed = (o) => defineConnector({ ... })`. */
+export function defineConnector<Cursor extends CursorValue, Settings>(
+	connector: ConnectorPlugin<Cursor, Settings>,
+): ConnectorPlugin<Cursor, Settings> {
+	return connector
+}
+
+/** Provider ids are URL path segments. */
+export const PROVIDER_ID_PATTERN = /^[a-z][a-z0-9-]{1,40}$/

@@ -1,0 +1,90 @@
+import type { ServiceSettings } from './config/settings.ts'
+import { completeAuthorization } from './connectors/authorize.ts'
+import { createConnectionService } from './connectors/connection-service.ts'
+import type { ConnectorDeps } from './connectors/deps.ts'
+import { connectorFor } from './connectors/providers.ts'
+import { receiveWebhook } from './connectors/webhooks.ts'
+import { createProfileService } from './containers/profile.ts'
+import { createContainerService } from './containers/service.ts'
+import { createDocumentService } from './documents/service.ts'
+import { createFileService } from './files/service.ts'
+import { fileUrlSecret } from './files/signed-urls.ts'
+import type { JobQueue } from './jobs/queue.ts'
+import type { Logger } from './logger.ts'
+import type { MemoryEngine } from './memory/engine.ts'
+import type { WebhookRequest } from './plugins/connector.ts'
+import type { StartedPlugins } from './plugins/registry.ts'
+import { createDocumentSearch } from './search/document-search.ts'
+import type { SecretBox } from './settings/secret-box.ts'
+import { createSettingsService } from './settings/service.ts'
+import type { UsageMeter } from './usage/meter.ts'
+
+/**
+ * Every operation of the service, built once per process and shared: the HTTP routes, the connector runtime and
+ * (through `Service.services`) the console and the MCP server call the same objects, so each behaves the same
+ * whichever way it is reached. Scoped operations take the caller's `Scope` ({ orgId }) first.
+ */
+export async function createServices(input: {
+	plugins: StartedPlugins
+	queue: JobQueue
+	memory: MemoryEngine
+	usage: UsageMeter
+	secrets: SecretBox
+	settings: ServiceSettings
+	logger: Logger
+	env: Record<string, string | undefined>
+}) {
+	const { plugins, queue, memory, usage, secrets, settings, logger } = input
+	const { storage, embedder } = plugins
+	const files = plugins.files!
+	const documents = createDocumentService({ storage, queue, usage, files, logger })
+	const settingsService = createSettingsService({ storage, secrets })
+	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const connectorDeps: ConnectorDeps = {
+		storage,
+		queue,
+		documents,
+		settings: settingsService,
+		secrets,
+		connectors: new Map(plugins.connectors.map((connector) => [connector.provider, connector])),
+		env: input.env,
+		logger,
+		publicUrl: settings.publicUrl ?? null,
+		webhookDebounceSeconds: Number(input.env.MEMORY_WEBHOOK_DEBOUNCE_SECONDS ?? 60),
+	}
+	return {
+		/** Ingest, read, update and delete documents. */
+		documents,
+		/** Uploads, originals and their signed URLs. */
+		files: createFileService({
+			storage,
+			files,
+			documents,
+			secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
+			maxUploadBytes: settings.maxUploadBytes,
+			publicUrl: settings.publicUrl,
+			logger,
+		}),
+		documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
+		/** Organization settings (custom OAuth applications sealed). */
+		settings: settingsService,
+		usage,
+		/** Memory entries: write, list, version, forget (v4). */
+		memories: memory.service,
+		memorySearch: memory.search,
+		/** Container tags: settings, delete, merge, effective buckets. */
+		containers: createContainerService({ storage, documents, queue, logger }),
+		profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+		/** Connections to providers: create and authorize, list, delete, resources, manual imports, sync runs. */
+		connections: createConnectionService(connectorDeps),
+		/** The OAuth redirect back from a provider (no API key: the sealed state names the organization). */
+		oauthCallback: (provider: string, query: Record<string, string | undefined>) =>
+			completeAuthorization(connectorDeps, connectorFor(connectorDeps, provider), query),
+		/** A provider's push notification. */
+		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
+		/** What the connector runtime's workers use. */
+		connectorDeps,
+	}
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>

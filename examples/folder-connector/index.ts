@@ -1,0 +1,71 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { defineConnector, PLUGIN_API_VERSION, type SyncEvent } from '../../core/index.ts'
+
+/**
+ * An example third-party connector: the Markdown and text files of a folder on the server. It shows the whole
+ * contract in one file: no authorization (`auth: none`), a schedule, versions to skip unchanged files, and a full
+ * listing (`present`) from which core deletes what disappeared, as the folder has no deletion signal.
+ */
+export interface FolderOptions {
+	/** The folder to import (the operator's choice: users of the API cannot point it elsewhere). */
+	root: string
+	/** Provider id; default `folder`. */
+	provider?: string
+	/** Hours between scheduled syncs; default 1. */
+	everyHours?: number
+}
+
+type Cursor = { lastSyncAt: string }
+
+const WANTED = /\.(md|markdown|txt)$/i
+
+async function* walk(dir: string): AsyncGenerator<string> {
+	for (const entry of await readdir(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name)
+		if (entry.isDirectory()) yield* walk(path)
+		else if (entry.isFile() && WANTED.test(entry.name)) yield path
+	}
+}
+
+export function folderConnector(options: FolderOptions) {
+	return defineConnector<Cursor, Record<string, never>>({
+		apiVersion: PLUGIN_API_VERSION,
+		kind: 'connector',
+		name: 'example-folder',
+		provider: options.provider ?? 'folder',
+		displayName: 'Folder',
+		auth: { type: 'none' },
+		schedule: { everyHours: options.everyHours ?? 1 },
+		async *sync(ctx): AsyncGenerator<SyncEvent<Cursor>> {
+			const present: string[] = []
+			for await (const path of walk(options.root)) {
+				const externalId = relative(options.root, path)
+				present.push(externalId)
+				try {
+					const info = await stat(path)
+					const version = `${info.size}:${info.mtimeMs}`
+					if (await ctx.hasVersion(externalId, version)) {
+						yield { type: 'unchanged', externalId }
+						continue
+					}
+					yield {
+						type: 'upsert',
+						document: {
+							externalId,
+							version,
+							title: externalId,
+							content: await readFile(path, 'utf8'),
+							url: null,
+							metadata: { path: externalId },
+						},
+					}
+				} catch (error) {
+					yield { type: 'failure', externalId, error: (error as Error).message }
+				}
+			}
+			yield { type: 'present', externalIds: present }
+			yield { type: 'checkpoint', cursor: { lastSyncAt: new Date().toISOString() } }
+		},
+	})
+}

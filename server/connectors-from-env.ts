@@ -1,0 +1,52 @@
+import type { AnyConnector } from '../core/index.ts'
+
+type Env = Record<string, string | undefined>
+
+/**
+ * The built-in connectors, each loaded only when enabled: an unused provider's module and SDK are never imported.
+ * Every provider's endpoints come from the environment, so an enterprise server (or a test emulator) replaces them.
+ */
+export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnector>> = {
+	github: async (env) => {
+		const { github } = await import('../connectors/github/index.ts')
+		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
+	},
+	granola: async (env) => {
+		const { granola } = await import('../connectors/granola/index.ts')
+		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
+		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
+	},
+	'web-crawler': async (env) => {
+		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
+		const number = (name: string) => {
+			if (!env[name]) return undefined
+			const value = Number(env[name])
+			if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more`)
+			return value
+		}
+		return webCrawler({
+			urlAllowlist: (env.MEMORY_URL_ALLOWLIST ?? '').split(/[\s,]+/).filter(Boolean),
+			delayMs: number('WEB_CRAWLER_DELAY_MS'),
+			recrawlEveryHours: number('WEB_CRAWLER_RECRAWL_HOURS'),
+			userAgent: env.WEB_CRAWLER_USER_AGENT || undefined,
+		})
+	},
+}
+
+/**
+ * MEMORY_CONNECTORS: a comma-separated list of provider ids (`github,notion`), `none`, or unset for every built-in
+ * connector. A connector whose server-wide OAuth application is not configured still works with organizations'
+ * own applications (settings).
+ */
+export async function connectorsFromEnv(env: Env): Promise<AnyConnector[]> {
+	const wanted = env.MEMORY_CONNECTORS?.trim()
+	if (wanted === 'none') return []
+	const names = wanted ? wanted.split(',').map((name) => name.trim()) : Object.keys(BUILT_IN_CONNECTORS)
+	const unknown = names.filter((name) => !(name in BUILT_IN_CONNECTORS))
+	if (unknown.length > 0) {
+		throw new Error(
+			`MEMORY_CONNECTORS names unknown connectors: ${unknown.join(', ')} (built in: ${Object.keys(BUILT_IN_CONNECTORS).join(', ')})`,
+		)
+	}
+	return Promise.all(names.map((name) => BUILT_IN_CONNECTORS[name]!(env)))
+}

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { type NewConnection, newId, type StoragePlugin } from '../../core/index.ts'
+import { context, newDocument, type OpenedStorage } from './storage.contract.ts'
+
+const connection = (overrides: Partial<NewConnection> = {}): NewConnection => ({
+	id: newId(),
+	provider: 'github',
+	containerTags: ['user_1'],
+	documentLimit: null,
+	metadata: null,
+	redirectUrl: null,
+	status: 'pending',
+	secrets: null,
+	app: null,
+	settings: {},
+	...overrides,
+})
+
+const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString()
+
+/** Connections, imported items, sync runs and webhook subscriptions: every storage plugin must pass this suite. */
+export function connectionStorageContract(label: string, open: () => Promise<OpenedStorage>): void {
+	describe(label, () => {
+		let opened: OpenedStorage
+		let storage: StoragePlugin
+		beforeAll(async () => {
+			opened = await open()
+			storage = opened.storage
+			await storage.init?.(context())
+		})
+		afterAll(async () => {
+			await storage?.close?.()
+			await opened?.cleanup()
+		})
+		const newScope = async () => ({ orgId: (await storage.orgs.create(`org-${crypto.randomUUID()}`)).id })
+
+		it('creates, reads, lists and updates connections within their organization only', async () => {
+			const [a, b] = [await newScope(), await newScope()]
+			const created = await storage.connections.create(
+				a,
+				connection({ containerTags: ['t1', 't2'], documentLimit: 50, metadata: { team: 'x', n: 1 } }),
+			)
+			expect(created).toMatchObject({
+				orgId: a.orgId,
+				provider: 'github',
+				containerTags: ['t1', 't2'],
+				documentLimit: 50,
+				metadata: { team: 'x', n: 1 },
+				status: 'pending',
+				cursor: null,
+				settings: {},
+			})
+			await storage.connections.create(a, connection({ provider: 'notion', containerTags: ['t3'] }))
+			expect(await storage.connections.get(b, created.id)).toBeNull()
+			expect(await storage.connections.list(b, {})).toEqual([])
+			expect((await storage.connections.list(a, {})).map((c) => c.provider).sort()).toEqual(['github', 'notion'])
+			expect((await storage.connections.list(a, { provider: 'github' })).map((c) => c.id)).toEqual([created.id])
+			expect((await storage.connections.list(a, { containerTags: ['t2'] })).map((c) => c.id)).toEqual([created.id])
+			expect(await storage.connections.list(a, { containerTags: ['nope'] })).toEqual([])
+
+			await storage.connections.update(created.id, {
+				status: 'active',
+				secrets: 'v1:sealed',
+				settings: { repositories: ['a/b'] },
+				cursor: { 'a/b': 'sha1' },
+			})
+			expect(await storage.connections.get(a, created.id)).toMatchObject({
+				status: 'active',
+				secrets: 'v1:sealed',
+				settings: { repositories: ['a/b'] },
+				cursor: { 'a/b': 'sha1' },
+			})
+		})
+
+		it('hands out a pending authorization once, only to its organization and before it lapses', async () => {
+			const [a, b] = [await newScope(), await newScope()]
+			const c = await storage.connections.create(
+				a,
+				connection({ auth: { nonce: 'n1', verifier: 'sealed-verifier', expiresAt: inOneHour() } }),
+			)
+			expect(await storage.connections.consumeAuth(b.orgId, c.id, 'n1')).toBeNull()
+			expect(await storage.connections.consumeAuth(a.orgId, c.id, 'wrong')).toBeNull()
+			expect(await storage.connections.consumeAuth(a.orgId, c.id, 'n1')).toEqual({ verifier: 'sealed-verifier' })
+			expect(await storage.connections.consumeAuth(a.orgId, c.id, 'n1')).toBeNull()
+			await storage.connections.setAuth(c.id, {
+				nonce: 'n2',
+				verifier: null,
+				expiresAt: new Date(Date.now() - 1000).toISOString(),
+			})
+			expect(await storage.connections.consumeAuth(a.orgId, c.id, 'n2')).toBeNull()
+		})
+
+		it('maps external ids to documents, by prefix, and forgets an item whose document is deleted', async () => {
+			const scope = await newScope()
+			const c = await storage.connections.create(scope, connection())
+			const doc = async (customId: string) =>
+				(await storage.documents.upsert(scope, newDocument({ customId, connectionId: c.id }))).document.id
+			const [d1, d2, d3] = [await doc('1'), await doc('2'), await doc('3')]
+			await storage.connections.putItem(c.id, { externalId: 'o/r:a.md', documentId: d1, version: 'v1' })
+			await storage.connections.putItem(c.id, { externalId: 'o/r:b.md', documentId: d2, version: 'v1' })
+			await storage.connections.putItem(c.id, { externalId: 'o/s:c.md', documentId: d3, version: null })
+			await storage.connections.putItem(c.id, { externalId: 'o/r:a.md', documentId: d1, version: 'v2' })
+			expect(await storage.connections.item(c.id, 'o/r:a.md')).toEqual({
+				externalId: 'o/r:a.md',
+				documentId: d1,
+				version: 'v2',
+			})
+			expect(await storage.connections.countItems(c.id)).toBe(3)
+			expect((await storage.connections.items(c.id, 'o/r:')).map((i) => i.externalId)).toEqual(['o/r:a.md', 'o/r:b.md'])
+			await storage.documents.delete(scope, d2)
+			expect(await storage.connections.item(c.id, 'o/r:b.md')).toBeNull()
+			await storage.connections.removeItem(c.id, 'o/s:c.md')
+			expect((await storage.connections.items(c.id)).map((i) => i.externalId)).toEqual(['o/r:a.md'])
+		})
+
+		it('deletes a connection with its items and runs, keeping its documents detached', async () => {
+			const [scope, other] = [await newScope(), await newScope()]
+			const c = await storage.connections.create(scope, connection())
+			const { document } = await storage.documents.upsert(scope, newDocument({ customId: 'x', connectionId: c.id }))
+			await storage.connections.putItem(c.id, { externalId: 'x', documentId: document.id, version: null })
+			await storage.connections.startRun(c.id, 'manual')
+			expect(await storage.connections.delete(other, c.id)).toBe(false)
+			expect(await storage.connections.delete(scope, c.id)).toBe(true)
+			expect(await storage.connections.get(scope, c.id)).toBeNull()
+			expect(await storage.connections.items(c.id)).toEqual([])
+			expect((await storage.documents.get(scope, document.id))?.connectionId).toBeNull()
+		})
+
+		it('records sync runs with counts and failures, newest first, and interrupts runs left running', async () => {
+			const [scope, other] = [await newScope(), await newScope()]
+			const c = await storage.connections.create(scope, connection())
+			const first = await storage.connections.startRun(c.id, 'schedule')
+			expect(first).toMatchObject({ trigger: 'schedule', status: 'running', added: 0, completedAt: null })
+			await storage.connections.addFailure(first.id, 'o/r:big.bin', 'too large')
+			await storage.connections.updateRun(first.id, {
+				status: 'completed',
+				counts: { added: 3, updated: 1, deleted: 2, skipped: 4, failed: 1 },
+				finished: true,
+			})
+			const second = await storage.connections.startRun(c.id, 'webhook')
+			expect(await storage.connections.interruptRuns(c.id)).toBe(1)
+			const runs = await storage.connections.runs(scope, c.id, 10)
+			expect(runs.map((r) => [r.id, r.status])).toEqual([
+				[second.id, 'interrupted'],
+				[first.id, 'completed'],
+			])
+			expect(runs[1]).toMatchObject({ added: 3, updated: 1, deleted: 2, skipped: 4, failed: 1 })
+			expect(runs[1]!.completedAt).not.toBeNull()
+			expect((await storage.connections.lastRuns([c.id])).get(c.id)?.id).toBe(second.id)
+			const failures = await storage.connections.failures(scope, c.id, first.id)
+			expect(failures?.map((f) => [f.externalId, f.error])).toEqual([['o/r:big.bin', 'too large']])
+			expect(await storage.connections.runs(other, c.id, 10)).toEqual([])
+			expect(await storage.connections.failures(other, c.id, first.id)).toBeNull()
+		})
+
+		it('keeps webhook subscriptions by route and expiry, and refuses a replayed delivery', async () => {
+			const scope = await newScope()
+			const c = await storage.connections.create(scope, connection())
+			const soon = new Date(Date.now() + 60_000).toISOString()
+			await storage.connections.addSubscriptions(c, [
+				{ externalId: 'h1', routeKey: 'r1', secret: 'sealed', expiresAt: null, data: { repository: 'o/r' } },
+				{ externalId: 'h2', routeKey: 'r2', secret: 'sealed', expiresAt: soon, data: {} },
+			])
+			const [routed] = await storage.connections.subscriptionsByRoute('github', 'r1')
+			expect(routed).toMatchObject({
+				connectionId: c.id,
+				orgId: scope.orgId,
+				externalId: 'h1',
+				data: { repository: 'o/r' },
+			})
+			const expiring = await storage.connections.expiring(new Date(Date.now() + 120_000).toISOString())
+			expect(expiring.filter((s) => s.connectionId === c.id).map((s) => s.externalId)).toEqual(['h2'])
+			await storage.connections.setSubscriptionExpiry(expiring.find((s) => s.externalId === 'h2')!.id, inOneHour())
+			expect(
+				(await storage.connections.expiring(new Date(Date.now() + 120_000).toISOString())).filter(
+					(s) => s.connectionId === c.id,
+				),
+			).toEqual([])
+			await storage.connections.removeSubscription(routed!.id)
+			expect((await storage.connections.subscriptions(c.id)).map((s) => s.externalId)).toEqual(['h2'])
+			const delivery = crypto.randomUUID()
+			expect(await storage.connections.recordDelivery('github', delivery)).toBe(true)
+			expect(await storage.connections.recordDelivery('github', delivery)).toBe(false)
+			expect(await storage.connections.recordDelivery('notion', delivery)).toBe(true)
+		})
+	})
+}

@@ -1,0 +1,319 @@
+import { createHash, createHmac } from 'node:crypto'
+
+/**
+ * A local GitHub: the OAuth web flow (with PKCE, refresh-token rotation and revocation), the REST calls the GitHub
+ * connector makes (user, repositories, branches, trees, blobs, compare, hooks) and signed push deliveries. Real HTTP
+ * on 127.0.0.1, so @octokit/rest and the OAuth client run unchanged against it.
+ */
+
+interface Repo {
+	id: number
+	fullName: string
+	defaultBranch: string
+	/** Commit sha -> its tree (path -> blob sha). */
+	commits: Map<string, Map<string, string>>
+	head: string
+	hooks: { id: number; url: string; secret: string }[]
+}
+
+interface Grant {
+	login: string
+	expiresAt: number | null
+	refreshToken: string | null
+	revoked: boolean
+}
+
+export interface GithubEmulatorOptions {
+	clientId?: string
+	clientSecret?: string
+	/** Seconds access tokens live (GitHub App user tokens); null: they never expire (OAuth Apps). */
+	tokenLifetimeSeconds?: number | null
+	/** Milliseconds each blob read waits (to interrupt a sync in its middle). */
+	blobDelayMs?: number
+}
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
+const blobSha = (content: string) => sha1(`blob ${Buffer.byteLength(content)}\u0000${content}`)
+
+export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
+	const clientId = options.clientId ?? 'emulated-client'
+	const clientSecret = options.clientSecret ?? 'emulated-secret'
+	const blobs = new Map<string, string>()
+	const repos = new Map<string, Repo>()
+	const codes = new Map<string, { redirectUri: string; challenge: string | null; login: string }>()
+	const grants = new Map<string, Grant>()
+	const refreshTokens = new Map<string, string>()
+	const log: string[] = []
+	let nextId = 1000
+	let revokeAfter: { repo: string; reads: number } | null = null
+
+	function issue(login: string): Record<string, unknown> {
+		const access = `gho_${crypto.randomUUID().replaceAll('-', '')}`
+		const lifetime = options.tokenLifetimeSeconds ?? null
+		const refresh = lifetime === null ? null : `ghr_${crypto.randomUUID().replaceAll('-', '')}`
+		grants.set(access, {
+			login,
+			expiresAt: lifetime === null ? null : Date.now() + lifetime * 1000,
+			refreshToken: refresh,
+			revoked: false,
+		})
+		if (refresh) refreshTokens.set(refresh, access)
+		return {
+			access_token: access,
+			token_type: 'bearer',
+			scope: 'repo,user:email,admin:repo_hook',
+			...(refresh ? { refresh_token: refresh, expires_in: lifetime, refresh_token_expires_in: 15_897_600 } : {}),
+		}
+	}
+
+	const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+		new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+	const notFound = () => json({ message: 'Not Found' }, 404)
+
+	function grantOf(request: Request): Grant | null {
+		const header = request.headers.get('authorization') ?? ''
+		const token = header.replace(/^(token|bearer)\s+/i, '')
+		const grant = grants.get(token)
+		if (!grant || grant.revoked || (grant.expiresAt !== null && grant.expiresAt < Date.now())) return null
+		return grant
+	}
+
+	function basicClient(request: Request, form: URLSearchParams): boolean {
+		const header = request.headers.get('authorization')
+		if (header?.startsWith('Basic ')) {
+			const [id, secret] = Buffer.from(header.slice(6), 'base64').toString().split(':')
+			return id === clientId && secret === clientSecret
+		}
+		return form.get('client_id') === clientId && form.get('client_secret') === clientSecret
+	}
+
+	async function tokenEndpoint(request: Request): Promise<Response> {
+		const form = new URLSearchParams(await request.text())
+		// GitHub answers OAuth errors with 200 and an error field.
+		const error = (code: string, description: string) => json({ error: code, error_description: description })
+		if (!basicClient(request, form)) return error('incorrect_client_credentials', 'bad client')
+		if (form.get('grant_type') === 'refresh_token') {
+			const old = form.get('refresh_token') ?? ''
+			const access = refreshTokens.get(old)
+			if (!access) return error('bad_refresh_token', 'unknown or used refresh token')
+			// Using a refresh token invalidates it and the old access token.
+			refreshTokens.delete(old)
+			const grant = grants.get(access)!
+			grant.revoked = true
+			log.push('POST refresh')
+			return json(issue(grant.login))
+		}
+		const code = codes.get(form.get('code') ?? '')
+		if (!code) return error('bad_verification_code', 'unknown or used code')
+		codes.delete(form.get('code') ?? '')
+		if (code.redirectUri !== form.get('redirect_uri')) return error('redirect_uri_mismatch', 'redirect_uri differs')
+		if (code.challenge) {
+			const verifier = form.get('code_verifier') ?? ''
+			if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
+				return error('invalid_grant', 'code_verifier does not match the challenge')
+			}
+		}
+		log.push('POST exchange')
+		return json(issue(code.login))
+	}
+
+	function treeOf(repo: Repo, sha: string) {
+		return repo.commits.get(sha) ?? null
+	}
+
+	async function api(request: Request, url: URL): Promise<Response> {
+		const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
+		const method = request.method
+		if (method === 'DELETE' && parts[0] === 'applications' && parts[2] === 'token') {
+			const header = request.headers.get('authorization') ?? ''
+			const [id, secret] = Buffer.from(header.replace(/^Basic /, ''), 'base64')
+				.toString()
+				.split(':')
+			if (id !== clientId || secret !== clientSecret) return json({ message: 'Bad credentials' }, 401)
+			const { access_token } = (await request.json()) as { access_token: string }
+			const grant = grants.get(access_token)
+			if (!grant) return notFound()
+			grant.revoked = true
+			log.push('DELETE token')
+			return new Response(null, { status: 204 })
+		}
+		const grant = grantOf(request)
+		if (!grant) return json({ message: 'Bad credentials' }, 401)
+		log.push(`${method} /${parts.join('/')}`)
+		if (parts[0] === 'user' && parts.length === 1) {
+			return json({ login: grant.login, id: 1, email: `${grant.login}@example.com` })
+		}
+		if (parts[0] === 'user' && parts[1] === 'repos') {
+			const page = Number(url.searchParams.get('page') ?? 1)
+			const perPage = Number(url.searchParams.get('per_page') ?? 30)
+			const all = [...repos.values()].map((repo) => ({
+				id: repo.id,
+				name: repo.fullName.split('/')[1],
+				full_name: repo.fullName,
+				description: null,
+				private: false,
+				default_branch: repo.defaultBranch,
+				updated_at: '2026-11-20T00:00:00Z',
+			}))
+			return json(all.slice((page - 1) * perPage, page * perPage))
+		}
+		if (parts[0] !== 'repos' || parts.length < 4) return notFound()
+		const repo = repos.get(`${parts[1]}/${parts[2]}`)
+		if (!repo) return notFound()
+		const rest = parts.slice(3)
+		if (rest[0] === 'branches' && method === 'GET') {
+			if (rest.slice(1).join('/') !== repo.defaultBranch) return notFound()
+			return json({ name: repo.defaultBranch, commit: { sha: repo.head } })
+		}
+		if (rest[0] === 'git' && rest[1] === 'trees') {
+			const tree = treeOf(repo, rest[2] ?? '')
+			if (!tree) return notFound()
+			return json({
+				sha: rest[2],
+				truncated: false,
+				tree: [...tree].map(([path, sha]) => ({
+					path,
+					mode: '100644',
+					type: 'blob',
+					sha,
+					size: Buffer.byteLength(blobs.get(sha) ?? ''),
+				})),
+			})
+		}
+		if (rest[0] === 'git' && rest[1] === 'blobs') {
+			const content = blobs.get(rest[2] ?? '')
+			if (content === undefined) return notFound()
+			if (revokeAfter?.repo === repo.fullName && revokeAfter.reads-- <= 0) {
+				revokeAfter = null
+				grant.revoked = true
+				return json({ message: 'Bad credentials' }, 401)
+			}
+			if (options.blobDelayMs) await Bun.sleep(options.blobDelayMs)
+			return json({
+				sha: rest[2],
+				size: Buffer.byteLength(content),
+				encoding: 'base64',
+				content: Buffer.from(content).toString('base64'),
+			})
+		}
+		if (rest[0] === 'compare') {
+			const [base, head] = (rest[1] ?? '').split('...')
+			const before = treeOf(repo, base ?? '')
+			const after = treeOf(repo, head ?? '')
+			if (!before || !after) return notFound()
+			const files = []
+			for (const [path, sha] of after) {
+				if (!before.has(path)) files.push({ filename: path, status: 'added', sha })
+				else if (before.get(path) !== sha) files.push({ filename: path, status: 'modified', sha })
+			}
+			for (const [path, sha] of before) if (!after.has(path)) files.push({ filename: path, status: 'removed', sha })
+			return json({ status: 'ahead', files, commits: [] })
+		}
+		if (rest[0] === 'hooks' && method === 'POST') {
+			const body = (await request.json()) as { config: { url: string; secret: string } }
+			const hook = { id: nextId++, url: body.config.url, secret: body.config.secret }
+			repo.hooks.push(hook)
+			return json({ id: hook.id, active: true, config: { url: hook.url } }, 201)
+		}
+		if (rest[0] === 'hooks' && method === 'DELETE') {
+			const before = repo.hooks.length
+			repo.hooks = repo.hooks.filter((hook) => hook.id !== Number(rest[1]))
+			return repo.hooks.length < before ? new Response(null, { status: 204 }) : notFound()
+		}
+		return notFound()
+	}
+
+	const server = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		async fetch(request) {
+			const url = new URL(request.url)
+			if (url.pathname === '/login/oauth/authorize') {
+				const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
+				if (url.searchParams.get('client_id') !== clientId) return json({ message: 'unknown client' }, 404)
+				const code = crypto.randomUUID()
+				codes.set(code, {
+					redirectUri: redirect.toString(),
+					challenge: url.searchParams.get('code_challenge'),
+					login: 'octo',
+				})
+				redirect.searchParams.set('code', code)
+				redirect.searchParams.set('state', url.searchParams.get('state') ?? '')
+				return new Response(null, { status: 302, headers: { location: redirect.toString() } })
+			}
+			if (url.pathname === '/login/oauth/access_token' && request.method === 'POST') return tokenEndpoint(request)
+			return api(request, url)
+		},
+	})
+	const url = `http://127.0.0.1:${server.port}`
+
+	return {
+		url,
+		clientId,
+		clientSecret,
+		log,
+		/** Creates a repository with a first commit of `files` (path -> content). */
+		createRepo(fullName: string, files: Record<string, string>, defaultBranch = 'main') {
+			const repo: Repo = { id: nextId++, fullName, defaultBranch, commits: new Map(), head: '', hooks: [] }
+			repos.set(fullName, repo)
+			return this.commit(fullName, files)
+		},
+		/** A new commit on the default branch: `files` written (null: removed). Returns its sha. */
+		commit(fullName: string, files: Record<string, string | null>): string {
+			const repo = repos.get(fullName)!
+			const tree = new Map(repo.head ? repo.commits.get(repo.head) : [])
+			for (const [path, content] of Object.entries(files)) {
+				if (content === null) tree.delete(path)
+				else {
+					const sha = blobSha(content)
+					blobs.set(sha, content)
+					tree.set(path, sha)
+				}
+			}
+			const sha = sha1(`${repo.head}:${JSON.stringify([...tree])}:${Math.random()}`)
+			repo.commits.set(sha, tree)
+			repo.head = sha
+			return sha
+		},
+		hooks: (fullName: string) => repos.get(fullName)?.hooks ?? [],
+		/** A push delivery for the repository's newest hook, as GitHub sends it; `secret` overrides the signing key. */
+		pushDelivery(fullName: string, options: { secret?: string; ref?: string; deliveryId?: string } = {}) {
+			const repo = repos.get(fullName)!
+			const hook = repo.hooks.at(-1)!
+			const body = JSON.stringify({
+				ref: options.ref ?? `refs/heads/${repo.defaultBranch}`,
+				after: repo.head,
+				repository: { full_name: fullName, id: repo.id },
+				commits: [],
+			})
+			const signature = `sha256=${createHmac('sha256', options.secret ?? hook.secret)
+				.update(body)
+				.digest('hex')}`
+			return {
+				body,
+				headers: {
+					'content-type': 'application/json',
+					'x-github-event': 'push',
+					'x-github-delivery': options.deliveryId ?? crypto.randomUUID(),
+					'x-github-hook-id': String(hook.id),
+					'x-hub-signature-256': signature,
+					'user-agent': 'GitHub-Hookshot/emulator',
+				},
+			}
+		},
+		/** Every grant issued so far stops working (the user revoked the application). */
+		revokeAll() {
+			for (const grant of grants.values()) grant.revoked = true
+		},
+		/** After `count` more blob reads from the repository, the token reading it is revoked. */
+		revokeAfterBlobReads(fullName: string, count: number) {
+			revokeAfter = { repo: fullName, reads: count }
+		},
+		blobReads: () => log.filter((line) => line.includes('/git/blobs/')).length,
+		grantIsRevoked: (accessToken: string) => grants.get(accessToken)?.revoked ?? true,
+		liveGrants: () => [...grants.values()].filter((grant) => !grant.revoked).length,
+		stop: () => server.stop(true),
+	}
+}
+
+export type GithubEmulator = ReturnType<typeof startGithubEmulator>
