@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { writeTag } from '../../auth/restriction.ts'
 import { badRequest } from '../../errors.ts'
-import { bearerAuth } from '../auth.ts'
+import { bearerAuth, keyBeforeParsing } from '../auth.ts'
 import { parseJsonText } from '../guards/json-text.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { CONTAINER_TAG_PATTERN, ErrorResponse, errorResponses, MetadataIn } from '../schemas/common.ts'
@@ -72,7 +72,7 @@ export function documentFileRoutes({ verify, files, documents }: RouteDeps) {
 				return { id: document.id, status: document.status }
 			},
 			{
-				parse: 'formdata',
+				parse: [keyBeforeParsing(verify), 'formdata'],
 				body: UploadFileBody,
 				response: { 200: DocumentAck, ...errorResponses, 415: ErrorResponse },
 				detail: {
