@@ -3,10 +3,9 @@ import { type ConsoleBundle, createConsoleBundle } from '../console/bundle.ts'
 import type { Logger } from '../logger.ts'
 import { mcpDepsFrom } from '../mcp/deps.ts'
 import { mcpRoutes } from '../mcp/http.ts'
-import { apiDocs, OPENAPI_PATH } from './docs.ts'
+import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
-import { fillRequestBodies } from './openapi-bodies.ts'
 import type { RouteDeps } from './route-deps.ts'
 import { connectionCallbackRoutes } from './routes/connection-callbacks.ts'
 import { connectionRoutes } from './routes/connections.ts'
@@ -43,7 +42,7 @@ const arrivedAt = new WeakMap<Request, number>()
 
 /** The HTTP surface: public health and docs, then every authenticated route. */
 export function createApp(deps: RouteDeps, options: AppOptions) {
-	const app =
+	return (
 		// normalize: false makes unknown request fields an error instead of silently dropping them.
 		new Elysia({ normalize: false })
 			.use(errorHandling(options.logger))
@@ -54,8 +53,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 			})
 			// Server time of every successful request (browsers' developer tools and the benches read it); error responses
 			// are built by the error handler and carry none.
-			.onAfterHandle({ as: 'global' }, ({ request, set, responseValue }) => {
-				if (request.url.endsWith(OPENAPI_PATH)) fillRequestBodies(responseValue as object, app.routes)
+			.onAfterHandle({ as: 'global' }, ({ request, set }) => {
 				const arrived = arrivedAt.get(request)
 				if (arrived !== undefined) set.headers['server-timing'] = `app;dur=${(performance.now() - arrived).toFixed(1)}`
 			})
@@ -97,7 +95,7 @@ export function createApp(deps: RouteDeps, options: AppOptions) {
 				}),
 			)
 			.use(keyRoutes(deps))
-	return app
+	)
 }
 
 export type App = ReturnType<typeof createApp>

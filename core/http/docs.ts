@@ -34,8 +34,6 @@ export const API_TAGS = [
 	},
 ]
 
-export const OPENAPI_PATH = '/openapi.json'
-
 /** OpenAPI document at /openapi.json and Swagger UI at /swagger, served from local files so it works offline. */
 export function apiDocs() {
 	return new Elysia()
@@ -48,7 +46,7 @@ export function apiDocs() {
 		.use(
 			openapi({
 				path: '/swagger',
-				specPath: OPENAPI_PATH,
+				specPath: '/openapi.json',
 				provider: 'swagger-ui',
 				exclude: { paths: ['/swagger/assets/:name'] },
 				swagger: {
