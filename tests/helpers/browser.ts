@@ -1,11 +1,16 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-/** Debian's Chromium, headless; the background-networking flags keep it from reaching out of a closed network. */
+/** Debian's Chromium (installed with apt on first use when missing, as .ci/run does), headless; the background-networking flags keep it from reaching out of a closed network. */
 export function launchChromium(): Promise<Browser> {
+	if (!existsSync(CHROMIUM) && !process.env.CHROMIUM_PATH) {
+		const installed = Bun.spawnSync(['bash', join(import.meta.dir, '../../.ci/chromium.sh')], { stderr: 'pipe' })
+		if (installed.exitCode !== 0)
+			throw new Error(`Chromium is missing and could not be installed:\n${installed.stderr}`)
+	}
 	return chromium.launch({
 		executablePath: CHROMIUM,
 		headless: true,
