@@ -41,7 +41,7 @@ export function KeysPage({ principal }: PageProps) {
 						<th scope="col">Expires</th><th scope="col">Scope</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 					<tbody>${data.keys.map(
 						(key) => html`<tr data-key-id=${key.id}>
-							<td>${key.name}${key.id === principal.keyId ? html` <span class="badge">this session</span>` : null}</td>
+							<td>${key.name}${key.id === principal.keyId ? html` <span class="badge">signed in</span>` : null}</td>
 							<td><code>${key.prefix}…</code></td>
 							<td>${when(key.createdAt)}</td><td>${when(key.lastUsedAt)}</td>
 							<td>${key.expiresAt ? html`${when(key.expiresAt)}${key.expired ? html` <span class="badge status-failed">expired</span>` : null}` : 'never'}</td>
