@@ -144,20 +144,7 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 	if (!text.trim()) return
 	const version = `sha256:${new Bun.CryptoHasher('sha256').update(text).digest('hex')}`
 	// The same text under another URL (a print view, a tracking parameter) is one document.
-	if (found.hashes.has(version)) return
-	found.hashes.add(version)
-	found.held.set(id, {
-		url: found.url.toString(),
-		etag: fetched.etag,
-		lastModified: fetched.lastModified,
-		version,
-		links: links.slice(0, MAX_LINKS_PER_PAGE).map(String),
-	})
-	if (await run.ctx.hasVersion(id, version)) {
-		yield { type: 'unchanged', externalId: id }
-		return
-	}
-	const document: ExternalDocument = {
+	yield* hold(run, fetched, found, links.slice(0, MAX_LINKS_PER_PAGE).map(String), {
 		externalId: id,
 		version,
 		title,
@@ -165,8 +152,7 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 		url: id,
 		metadata: { type: 'webpage', site: run.settings.startUrl.origin },
 		sourceType: 'webpage',
-	}
-	yield { type: 'upsert', document }
+	})
 }
 
 /** A linked PDF or office file: its URL goes to file ingestion, which fetches it under the same SSRF rules. */
@@ -175,6 +161,29 @@ async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found
 	const id = finalUrl.toString()
 	if (found.held.has(id)) return
 	const version = `sha256:${new Bun.CryptoHasher('sha256').update(fetched.body).digest('hex')}`
+	yield* hold(run, fetched, found, [], {
+		externalId: id,
+		version,
+		title: fetched.fileName,
+		content: id,
+		url: id,
+		metadata: { type: 'file', site: run.settings.startUrl.origin },
+		sourceType: 'webpage_file',
+	})
+}
+
+/**
+ * Holds an item (with the validators and links a recrawl uses) and yields it, unless the same content was held under
+ * another URL; an item the connection already has in this version is yielded as unchanged.
+ */
+async function* hold(
+	run: CrawlRun,
+	fetched: Fetched,
+	found: Found,
+	links: string[],
+	document: ExternalDocument & { version: string },
+): AsyncGenerator<Event> {
+	const { externalId: id, version } = document
 	if (found.hashes.has(version)) return
 	found.hashes.add(version)
 	found.held.set(id, {
@@ -182,24 +191,13 @@ async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found
 		etag: fetched.etag,
 		lastModified: fetched.lastModified,
 		version,
-		links: [],
+		links,
 	})
 	if (await run.ctx.hasVersion(id, version)) {
 		yield { type: 'unchanged', externalId: id }
 		return
 	}
-	yield {
-		type: 'upsert',
-		document: {
-			externalId: id,
-			version,
-			title: fetched.fileName,
-			content: id,
-			url: id,
-			metadata: { type: 'file', site: run.settings.startUrl.origin },
-			sourceType: 'webpage_file',
-		},
-	}
+	yield { type: 'upsert', document }
 }
 
 /** When the crawl cannot finish, every page held before stays held. */
