@@ -40,10 +40,20 @@ export async function createServices(input: {
 	const documents = createDocumentService({ storage, queue, usage, files, logger })
 	const settingsService = createSettingsService({ storage, secrets })
 	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const fileService = createFileService({
+		storage,
+		files,
+		documents,
+		secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
+		maxUploadBytes: settings.maxUploadBytes,
+		publicUrl: settings.publicUrl,
+		logger,
+	})
 	const connectorDeps: ConnectorDeps = {
 		storage,
 		queue,
 		documents,
+		files: fileService,
 		settings: settingsService,
 		secrets,
 		connectors: new Map(plugins.connectors.map((connector) => [connector.provider, connector])),
@@ -56,15 +66,7 @@ export async function createServices(input: {
 		/** Ingest, read, update and delete documents. */
 		documents,
 		/** Uploads, originals and their signed URLs. */
-		files: createFileService({
-			storage,
-			files,
-			documents,
-			secret: await fileUrlSecret(settings.fileUrlSecret, storage.meta),
-			maxUploadBytes: settings.maxUploadBytes,
-			publicUrl: settings.publicUrl,
-			logger,
-		}),
+		files: fileService,
 		documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
 		/** Organization settings (custom OAuth applications sealed). */
 		settings: settingsService,

@@ -49,7 +49,7 @@ describe('granola connector', () => {
 		})
 		expect(document.url).toBe('https://notes.granola.ai/d/not_1')
 		// The conversation extraction reads it as a conversation between the two people.
-		const transcript = parseTranscript(document.content)
+		const transcript = parseTranscript(document.content ?? '')
 		expect(transcript?.turns.map((turn) => turn.speaker)).toEqual([
 			'Ann Lee',
 			'Bob Stone',
@@ -75,10 +75,10 @@ describe('granola connector', () => {
 		emulator.put(meeting('not_short', 'Short meeting'))
 		const sync = harness()
 		await sync.run(connector().sync)
-		const longContent = sync.documents.get('not_long')!.content
+		const longContent = sync.documents.get('not_long')!.content ?? ''
 		expect(longContent).toContain('## Summary\n\n### Long meeting\n\n- Budget approved for the pilot')
 		expect(parseTranscript(longContent)).not.toBeNull()
-		const shortContent = sync.documents.get('not_short')!.content
+		const shortContent = sync.documents.get('not_short')!.content ?? ''
 		expect(shortContent).toContain('[summary: Short meeting; Budget approved for the pilot; Bob owns the rollout plan]')
 		expect(parseTranscript(shortContent)).not.toBeNull()
 	})
@@ -90,7 +90,7 @@ describe('granola connector', () => {
 		emulator.put(note)
 		const sync = harness()
 		await sync.run(connector().sync)
-		const speakers = parseTranscript(sync.documents.get('not_2')!.content)?.turns.map((turn) => turn.speaker)
+		const speakers = parseTranscript(sync.documents.get('not_2')!.content ?? '')?.turns.map((turn) => turn.speaker)
 		expect(speakers).toEqual(['Ann Lee', 'Speaker B', 'Other', 'Ann Lee', 'Other', 'Ann Lee'])
 	})
 

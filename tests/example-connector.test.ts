@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { strToU8, zipSync } from 'fflate'
 import { createApiKey } from '../core/auth/api-keys.ts'
 import { createLogger } from '../core/logger.ts'
 import { type Service, startService } from '../core/runtime.ts'
 import { withDefaultFiles } from '../server/defaults.ts'
 import { loadConfig } from '../server/load-config.ts'
+import { samplePdf } from './helpers/sample-files.ts'
 import { SHARED_EMBEDDER_CACHE } from './helpers/service.ts'
+import { waitFor } from './helpers/wait.ts'
 
 const root = join(import.meta.dir, '..')
 
@@ -41,7 +44,8 @@ describe('example folder connector from memory.config.ts', () => {
 		mkdirSync(join(folder, 'sub'), { recursive: true })
 		writeFileSync(join(folder, 'garden.md'), '# Garden\n\nTomatoes need six hours of sun.')
 		writeFileSync(join(folder, 'sub', 'bikes.txt'), 'The blue bike needs new brakes.')
-		writeFileSync(join(folder, 'photo.jpg'), 'not imported')
+		writeFileSync(join(folder, 'report.pdf'), await samplePdf('Harvest report', ['The pumpkin harvest weighed 40 kg.']))
+		writeFileSync(join(folder, 'archive.zip'), zipSync({ 'a.txt': strToU8('inside a zip') }))
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
 			`import { defineConfig, embeddedDatabaseDir } from '${root}/core/index.ts'
@@ -81,9 +85,25 @@ export default defineConfig({
 		const created = await call('POST', '/v3/connections/folder', { containerTag: 'notes' })
 		expect(created).toMatchObject({ status: 200, body: { authLink: null, expiresIn: null } })
 		const first = await settled(created.body.id, since)
-		expect(first).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed', added: 2 } })
+		// The zip is refused by file ingestion: that item fails, the run completes.
+		expect(first).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed', added: 3, failed: 1 } })
 		const documents = await call('POST', '/v3/connections/folder/documents', { containerTags: ['notes'] })
-		expect(documents.body.map((d: { title: string }) => d.title).sort()).toEqual(['garden.md', 'sub/bikes.txt'])
+		expect(documents.body.map((d: { title: string }) => d.title).sort()).toEqual([
+			'garden.md',
+			'report.pdf',
+			'sub/bikes.txt',
+		])
+		const failures = await call('GET', `/v3/connections/${created.body.id}/sync-runs/${first.lastSyncRun.id}/failures`)
+		expect(failures.body.failures).toMatchObject([{ externalId: 'archive.zip' }])
+		expect(failures.body.failures[0].error).toContain('Unsupported file type')
+		// The PDF went through file ingestion: its text layer is searchable and its original is kept.
+		const found = await waitFor(async () => {
+			const search = await call('POST', '/v3/search', { q: 'pumpkin harvest weight', containerTags: ['notes'] })
+			return search.body.results?.find((r: { title: string }) => r.title === 'report.pdf')
+		}, 60_000)
+		expect(JSON.stringify(found.chunks)).toContain('40 kg')
+		const file = await call('GET', `/v3/documents/${found.documentId}/file-url`)
+		expect(file.status).toBe(200)
 
 		rmSync(join(folder, 'sub', 'bikes.txt'))
 		const again = new Date().toISOString()
@@ -99,8 +119,8 @@ export default defineConfig({
 			).status,
 		).toBe(202)
 		const second = await settled(created.body.id, again)
-		expect(second.lastSyncRun).toMatchObject({ status: 'completed', added: 0, skipped: 1, deleted: 1 })
+		expect(second.lastSyncRun).toMatchObject({ status: 'completed', added: 0, skipped: 2, deleted: 1 })
 		const left = await call('POST', '/v3/connections/folder/documents', {})
-		expect(left.body.map((d: { title: string }) => d.title)).toEqual(['garden.md'])
+		expect(left.body.map((d: { title: string }) => d.title).sort()).toEqual(['garden.md', 'report.pdf'])
 	}, 120_000)
 })

@@ -26,8 +26,7 @@ export async function applyUpsert(
 	if (!existing && connection.documentLimit !== null) {
 		if ((await deps.storage.connections.countItems(connection.id)) >= connection.documentLimit) return false
 	}
-	const stored = await deps.documents.add(scope, {
-		content: document.content,
+	const input = {
 		containerTag: connection.containerTags[0],
 		customId: importedCustomId(connection.id, document.externalId),
 		connectionId: connection.id,
@@ -39,7 +38,10 @@ export async function applyUpsert(
 			...(document.url ? { url: document.url } : {}),
 			...(document.sourceType ? { sourceType: document.sourceType } : {}),
 		},
-	})
+	}
+	const stored = document.file
+		? await deps.files.ingestBytes(scope, { ...input, ...document.file })
+		: await deps.documents.add(scope, { ...input, content: document.content ?? '' })
 	await deps.storage.connections.putItem(connection.id, {
 		externalId: document.externalId,
 		documentId: stored.id,

@@ -1,4 +1,5 @@
 import type { DocumentService } from '../documents/service.ts'
+import type { FileService } from '../files/service.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { AnyConnector } from '../plugins/connector.ts'
@@ -11,6 +12,8 @@ export interface ConnectorDeps {
 	storage: Storage
 	queue: JobQueue
 	documents: DocumentService
+	/** File ingestion for items that carry bytes (ExternalDocument.file). */
+	files: FileService
 	settings: SettingsService
 	secrets: SecretBox
 	connectors: Map<string, AnyConnector>

@@ -1,9 +1,16 @@
+import { HttpError } from '../errors.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import type { ConnectionRecord, SyncCounts, SyncErrorCode } from '../plugins/connection-storage.ts'
 import { ConnectorAuthError } from '../plugins/connector.ts'
 import { applyDelete, applyPresent, applyUpsert } from './apply-event.ts'
 import { syncContext } from './context.ts'
 import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
+
+/** The service refused this one item (an unsupported file type, a file over the size limit): the run goes on. */
+const isRefusedItem = (error: unknown): error is HttpError =>
+	error instanceof HttpError && [400, 413, 415, 422].includes(error.status)
+
+const refusal = (error: HttpError) => (error.details ? `${error.message}: ${error.details}` : error.message)
 
 const statusOf = (error: unknown) => (error as { status?: number } | null)?.status
 
@@ -38,7 +45,13 @@ export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAtt
 		for await (const event of connector.sync(ctx, connection.cursor)) {
 			switch (event.type) {
 				case 'upsert':
-					if (!(await applyUpsert(deps, connection, event.document, counts))) limitReached = true
+					try {
+						if (!(await applyUpsert(deps, connection, event.document, counts))) limitReached = true
+					} catch (error) {
+						if (!isRefusedItem(error)) throw error
+						counts.failed++
+						await storage.connections.addFailure(run.id, event.document.externalId, refusal(error))
+					}
 					break
 				case 'unchanged':
 					counts.skipped++

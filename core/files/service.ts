@@ -22,6 +22,20 @@ export interface UploadInput extends Omit<AddInput, 'content' | 'file' | 'metada
 	metadataFields?: string[]
 }
 
+export interface BytesInput extends Omit<AddInput, 'content' | 'file' | 'metadataFields'> {
+	bytes: Uint8Array
+	name: string
+	mimeType?: string
+}
+
+interface IngestInput extends Omit<AddInput, 'content' | 'file'> {
+	bytes: Uint8Array
+	name: string
+	declaredMime: string | null
+	fileType?: string
+	strict: boolean
+}
+
 const MAX_NAME = 255
 
 /**
@@ -42,52 +56,65 @@ export function createFileService(deps: {
 	const signer = fileUrlSigner(deps.secret)
 	const now = () => Math.floor(Date.now() / 1000)
 
+	async function ingest(scope: Scope, input: IngestInput): Promise<DocumentRecord> {
+		const { bytes, name: fileName, declaredMime, fileType, strict, metadataFields, ...rest } = input
+		const name = (fileName || 'upload').slice(0, MAX_NAME)
+		const detection = await detectFile({ bytes, fileName: name, declaredMime, fileType, strict })
+		if (!detection.ok) {
+			if (detection.problem === 'empty') throw badRequest('file: the file is empty')
+			const error = detection.problem === 'mislabelled' ? 'File type does not match its label' : 'Unsupported file type'
+			throw new HttpError(415, error, detection.message)
+		}
+		let metadata = rest.metadata
+		if (metadataFields && metadataFields.length > 0) {
+			if (metadataFields.length > MAX_METADATA_FIELDS)
+				throw badRequest(`metadataFields: at most ${MAX_METADATA_FIELDS} paths`)
+			const structured = detection.kind === 'json' ? parseStructured(decodeText(bytes) ?? '') : null
+			if (!structured) throw badRequest('metadataFields: the file is not a JSON object or array')
+			metadata = { ...metadataFromFields(structured, metadataFields), ...rest.metadata } as Metadata
+		}
+		const key = `${scope.orgId}/${newId()}`
+		await files.put(key, bytes, { contentType: detection.mime })
+		try {
+			return await documents.add(scope, {
+				...rest,
+				metadata,
+				content: '',
+				file: {
+					record: { key, name, mimeType: detection.mime, size: bytes.length },
+					hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
+					type: KINDS[detection.kind].type,
+				},
+			})
+		} catch (error) {
+			await files.delete(key).catch((cause) => deps.logger.warn('could not remove a refused upload', { key, cause }))
+			throw error
+		}
+	}
+
 	return {
 		maxUploadBytes: deps.maxUploadBytes,
 
 		async upload(scope: Scope, input: UploadInput): Promise<DocumentRecord> {
-			const { file, mimeType, fileType, metadataFields, ...rest } = input
+			const { file, mimeType, ...rest } = input
 			if (file.size > deps.maxUploadBytes) throw uploadTooLarge(file.size, deps.maxUploadBytes)
-			const bytes = new Uint8Array(await file.arrayBuffer())
-			const name = (file.name || 'upload').slice(0, MAX_NAME)
-			const detection = await detectFile({
-				bytes,
-				fileName: name,
+			return ingest(scope, {
+				...rest,
+				bytes: new Uint8Array(await file.arrayBuffer()),
+				name: file.name,
 				declaredMime: mimeType || file.type || null,
-				fileType,
 				strict: true,
 			})
-			if (!detection.ok) {
-				if (detection.problem === 'empty') throw badRequest('file: the file is empty')
-				const error =
-					detection.problem === 'mislabelled' ? 'File type does not match its label' : 'Unsupported file type'
-				throw new HttpError(415, error, detection.message)
-			}
-			let metadata = rest.metadata
-			if (metadataFields && metadataFields.length > 0) {
-				if (metadataFields.length > MAX_METADATA_FIELDS)
-					throw badRequest(`metadataFields: at most ${MAX_METADATA_FIELDS} paths`)
-				const structured = detection.kind === 'json' ? parseStructured(decodeText(bytes) ?? '') : null
-				if (!structured) throw badRequest('metadataFields: the file is not a JSON object or array')
-				metadata = { ...metadataFromFields(structured, metadataFields), ...rest.metadata } as Metadata
-			}
-			const key = `${scope.orgId}/${newId()}`
-			await files.put(key, bytes, { contentType: detection.mime })
-			try {
-				return await documents.add(scope, {
-					...rest,
-					metadata,
-					content: '',
-					file: {
-						record: { key, name, mimeType: detection.mime, size: bytes.length },
-						hash: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'),
-						type: KINDS[detection.kind].type,
-					},
-				})
-			} catch (error) {
-				await files.delete(key).catch((cause) => deps.logger.warn('could not remove a refused upload', { key, cause }))
-				throw error
-			}
+		},
+
+		/**
+		 * A connector's file: like an upload, but leniently typed (providers label files loosely, so the bytes
+		 * decide); an unsupported type or an oversized file is refused with the same 4xx as an upload.
+		 */
+		async ingestBytes(scope: Scope, input: BytesInput): Promise<DocumentRecord> {
+			const { bytes, mimeType, ...rest } = input
+			if (bytes.length > deps.maxUploadBytes) throw uploadTooLarge(bytes.length, deps.maxUploadBytes)
+			return ingest(scope, { ...rest, bytes, declaredMime: mimeType ?? null, strict: false })
 		},
 
 		/** A fresh URL serving the document's original for 24 hours. */

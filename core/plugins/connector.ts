@@ -74,13 +74,26 @@ export interface ExternalDocument {
 	/** Changes whenever the item changes (a blob sha, an etag): the same version is skipped without reading it. */
 	version?: string
 	title: string | null
-	/** Text (Markdown welcome) or a URL the pipeline fetches. */
-	content: string
+	/** Text (Markdown welcome) or a URL the pipeline fetches; omitted when `file` carries the item. */
+	content?: string
+	/**
+	 * A file's bytes (a Drive PDF, an email attachment): stored as the document's original and read by the service's
+	 * file ingestion, like an upload. The type is detected from the bytes; an unsupported one fails the item.
+	 */
+	file?: ExternalFile
 	url: string | null
 	/** Merged into the document's metadata beside `provider`, `externalId` and `url`. */
 	metadata?: Record<string, string | number | boolean>
 	/** The provider's type label (`github_markdown`), kept as metadata `sourceType`. */
 	sourceType?: string
+}
+
+export interface ExternalFile {
+	bytes: Uint8Array
+	/** The file's name at the provider (its extension helps tell text kinds apart). */
+	name: string
+	/** The provider's media type label; the bytes decide when they disagree. */
+	mimeType?: string
 }
 
 /** What a sync yields. Core applies each event as it comes; a checkpoint is persisted after everything before it. */

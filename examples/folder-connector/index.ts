@@ -1,11 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { basename, join, relative } from 'node:path'
 import { defineConnector, PLUGIN_API_VERSION, type SyncEvent } from '../../core/index.ts'
 
 /**
- * An example third-party connector: the Markdown and text files of a folder on the server. It shows the whole
- * contract in one file: no authorization (`auth: none`), a schedule, versions to skip unchanged files, and a full
- * listing (`present`) from which core deletes what disappeared, as the folder has no deletion signal.
+ * An example third-party connector: the files of a folder on the server. It shows the whole contract in one file: no
+ * authorization (`auth: none`), a schedule, versions to skip unchanged files, Markdown and text as text, every other
+ * file as bytes for the service's file ingestion (which refuses unsupported types item by item), and a full listing
+ * (`present`) from which core deletes what disappeared, as the folder has no deletion signal.
  */
 export interface FolderOptions {
 	/** The folder to import (the operator's choice: users of the API cannot point it elsewhere). */
@@ -18,14 +19,19 @@ export interface FolderOptions {
 
 type Cursor = { lastSyncAt: string }
 
-const WANTED = /\.(md|markdown|txt)$/i
+const TEXT = /\.(md|markdown|txt)$/i
 
 async function* walk(dir: string): AsyncGenerator<string> {
 	for (const entry of await readdir(dir, { withFileTypes: true })) {
 		const path = join(dir, entry.name)
 		if (entry.isDirectory()) yield* walk(path)
-		else if (entry.isFile() && WANTED.test(entry.name)) yield path
+		else if (entry.isFile() && !entry.name.startsWith('.')) yield path
 	}
+}
+
+async function readItem(path: string, name: string) {
+	if (TEXT.test(name)) return { content: await readFile(path, 'utf8') }
+	return { file: { bytes: new Uint8Array(await readFile(path)), name: basename(name) } }
 }
 
 export function folderConnector(options: FolderOptions) {
@@ -55,7 +61,7 @@ export function folderConnector(options: FolderOptions) {
 							externalId,
 							version,
 							title: externalId,
-							content: await readFile(path, 'utf8'),
+							...(await readItem(path, externalId)),
 							url: null,
 							metadata: { path: externalId },
 						},
