@@ -459,8 +459,10 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		},
 		/** A grant as the token exchange would give it, for tests that drive a sync directly. */
 		issueTokens: () => issue() as { access_token: string; refresh_token: string | null },
+		/** The user removed the integration: every access and refresh token stops working. */
 		revokeAll() {
 			for (const grant of grants.values()) grant.revoked = true
+			refreshes.clear()
 		},
 		liveGrants: () => [...grants.values()].filter((grant) => !grant.revoked).length,
 		calls: (pattern: RegExp) => log.filter((entry) => pattern.test(entry.path)),
