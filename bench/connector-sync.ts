@@ -1,28 +1,60 @@
 /**
- * GitHub connector throughput: a repository of N Markdown files on the local GitHub emulator, synced by a real
- * in-process service (embedded store, local embedder, no memory extraction), timed from `configure` until every file
- * is imported and until every imported document is searchable (done). Meanwhile, and again once idle, the latency of
- * `POST /v3/search` shows what a running sync costs the API.
+ * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Notion:
+ * shared pages, at `--rps` requests a second), synced by a real in-process service (embedded store, local embedder,
+ * no memory extraction), timed from the start of the first sync until every item is imported and until every
+ * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
+ * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000]
+ *   bun bench/connector-sync.ts [--provider github|notion] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
+import { notion } from '../connectors/notion/index.ts'
+import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
-import { startTestService } from '../tests/helpers/service.ts'
+import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
+import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
-const files = Number(process.argv[process.argv.indexOf('--files') + 1] || 1000) || 1000
-const emulator = startGithubEmulator()
-const content: Record<string, string> = {}
-for (let i = 0; i < files; i++) {
-	content[`docs/page-${i}.md`] =
-		`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
+const provider = arg('--provider') ?? 'github'
+const files = Number(arg('--files') || 1000) || 1000
+const rps = Number(arg('--rps') ?? 3)
+const sentence = (i: number) =>
+	`The service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+
+/** The provider's emulator holding the items, the connector pointed at it, and how a connection starts syncing. */
+function setUp(): {
+	stop: () => void
+	env: Record<string, string>
+	plugin: Plugin
+	start: (t: TestService, id: string) => Promise<void>
+} {
+	if (provider === 'notion') {
+		const emulator = startNotionEmulator()
+		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
+		return {
+			stop: () => emulator.stop(),
+			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
+			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
+			// The first sync starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
+	const emulator = startGithubEmulator()
+	const content: Record<string, string> = {}
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${sentence(i)}`
+	emulator.createRepo('bench/pages', content)
+	return {
+		stop: () => emulator.stop(),
+		env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
+		plugin: github({ apiUrl: emulator.url, webUrl: emulator.url }),
+		start: async (t: TestService, id: string) => {
+			await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
+		},
+	}
 }
-emulator.createRepo('bench/pages', content)
-const t = await startTestService('pglite', {
-	env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-	plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-	extractor: null,
-})
+
+const bench = setUp()
+const t = await startTestService('pglite', { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
 	const times: number[] = []
@@ -37,13 +69,13 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 try {
 	const idleBefore = await searchLatencies(50)
-	const created = await t.json('POST', '/v3/connections/github', { containerTag: 'bench' })
+	const created = await t.json('POST', `/v3/connections/${provider}`, { containerTag: 'bench' })
 	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
 	const callback = new URL(consent.headers.get('location')!)
-	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
 	const id = created.body.id as string
 	const started = performance.now()
-	await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
+	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+	await bench.start(t, id)
 	const during: number[] = []
 	let importedAt = 0
 	let doneAt = 0
@@ -64,6 +96,7 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
+	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}`)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
@@ -73,5 +106,5 @@ try {
 	)
 } finally {
 	await t.stop()
-	emulator.stop()
+	bench.stop()
 }

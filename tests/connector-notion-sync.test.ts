@@ -3,6 +3,7 @@ import { notion } from '../connectors/notion/index.ts'
 import type { NotionOptions } from '../connectors/notion/options.ts'
 import { importedVersion, type NotionPage } from '../connectors/notion/page.ts'
 import { ConnectorAuthError } from '../core/index.ts'
+import { connectorsFromEnv } from '../server/connectors-from-env.ts'
 import { block, type NotionEmulator, richText, startNotionEmulator } from './emulators/notion.ts'
 import { eventsOf, syncHarness } from './helpers/connector-context.ts'
 
@@ -267,4 +268,24 @@ describe('Notion connector: failures stay with their item', () => {
 		const error = (await run().catch((e) => e)) as { status?: number }
 		expect(error.status).toBe(429)
 	}, 30_000)
+})
+
+describe('Notion connector: wiring', () => {
+	it('loads from MEMORY_CONNECTORS with its NOTION_* settings, and refuses a bad request rate', async () => {
+		const [connector] = await connectorsFromEnv({
+			MEMORY_CONNECTORS: 'notion',
+			NOTION_API_URL: 'http://127.0.0.1:9/',
+			NOTION_WEBHOOK_VERIFICATION_TOKEN: 'one,two',
+		})
+		expect(connector).toMatchObject({ provider: 'notion', displayName: 'Notion' })
+		expect(connector!.auth).toMatchObject({
+			type: 'oauth2',
+			tokenUrl: 'http://127.0.0.1:9/v1/oauth/token',
+			env: { clientId: 'NOTION_CLIENT_ID', clientSecret: 'NOTION_CLIENT_SECRET' },
+			settingsKey: 'notion',
+		})
+		await expect(
+			connectorsFromEnv({ MEMORY_CONNECTORS: 'notion', NOTION_REQUESTS_PER_SECOND: 'fast' }),
+		).rejects.toThrow('NOTION_REQUESTS_PER_SECOND')
+	})
 })

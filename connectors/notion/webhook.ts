@@ -68,10 +68,20 @@ export function notionWebhook(options: {
 		/** Nothing to create at Notion: the connection is routed by the workspace its grant belongs to. */
 		async subscribe(ctx) {
 			const session = await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond)
-			const me = (await session.call((client, auth) => client.users.me({ auth } as never))) as {
-				bot?: { workspace_id?: string }
+			let workspace: string | undefined
+			try {
+				// The library types this call's parameters as an empty record, so `auth` needs the cast.
+				const me = (await session.call((client, auth) => client.users.me({ auth } as never))) as {
+					bot?: { workspace_id?: string }
+				}
+				workspace = me.bot?.workspace_id
+			} catch (error) {
+				// Webhooks are an optimisation: the connection still syncs on schedule and on demand.
+				ctx.logger.warn('could not read the Notion workspace of a connection; its webhooks are not routed', {
+					connectionId: ctx.connectionId,
+					error: String(error),
+				})
 			}
-			const workspace = me.bot?.workspace_id
 			if (!workspace) return []
 			return [{ externalId: workspace, routeKey: workspace, expiresAt: null, data: { workspaceId: workspace } }]
 		},
