@@ -62,6 +62,8 @@ export async function* syncNotion(
 			listed.push({ id, title })
 			continue
 		}
+		// Other kinds (a `database` of older API versions) are read through their data sources.
+		if (item.object !== undefined && item.object !== 'page') continue
 		yield* handlePage(run, item)
 	}
 	if (full) {
