@@ -35,7 +35,7 @@ function renderBlock(block: Block, number: number): string {
 	const children = () => renderBlocks(block.children)
 	switch (block.type) {
 		case 'paragraph':
-			return join(text(), indent(children(), ''))
+			return join(text(), children())
 		case 'heading_1':
 		case 'heading_2':
 		case 'heading_3':
