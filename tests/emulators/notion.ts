@@ -133,6 +133,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const grants = new Map<string, Grant>()
 	const refreshes = new Map<string, string>()
 	const faults: { path: RegExp; status: number; retryAfter: number | null; times: number }[] = []
+	/** Every request: when it arrived, what it asked and the status it got. */
 	const log: { at: number; method: string; path: string; status: number }[] = []
 	let clock = Date.parse('2026-11-02T09:00:00.000Z')
 	let ids = 0
@@ -337,6 +338,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const arrived = Date.now()
 			const url = new URL(request.url)
 			let response: Response
 			if (url.pathname === '/v1/oauth/authorize') {
@@ -356,7 +358,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 				if (grant) grant.revoked = true
 				response = json({})
 			} else response = await api(request, url)
-			log.push({ at: Date.now(), method: request.method, path: url.pathname, status: response.status })
+			log.push({ at: arrived, method: request.method, path: url.pathname, status: response.status })
 			return response
 		},
 	})
