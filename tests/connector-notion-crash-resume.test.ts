@@ -70,5 +70,5 @@ describe('Notion sync across a crash', () => {
 		expect(listed.body.pagination.totalItems).toBe(PAGE_COUNT)
 		// Pages imported before the crash were not read again (the one in flight may have been).
 		expect(emulator.calls(/\/children$/).length - readsBefore).toBeLessThanOrEqual(PAGE_COUNT - before + 2)
-	}, 180_000)
+	}, 300_000)
 })
