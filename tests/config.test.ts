@@ -105,6 +105,7 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'google-drive',
 			'granola',
 			'web-crawler',
 		])
@@ -117,7 +118,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, google-drive, granola, web-crawler)',
 		)
 	})
 })
