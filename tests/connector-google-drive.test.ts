@@ -200,6 +200,18 @@ describeEachDriver('Google Drive connector', (driver) => {
 		expect(((await replayed.json()) as any).details).toContain('replay')
 	}, 60_000)
 
+	it('still connects and syncs when Google refuses the channel (no public HTTPS address)', async () => {
+		drive.state.httpsOnly = true
+		try {
+			const { id, connection } = await h.connect({ containerTag: 'no-https' })
+			expect(connection).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed' } })
+			expect(await h.subscriptions(id)).toEqual([])
+			expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
+		} finally {
+			drive.state.httpsOnly = false
+		}
+	}, 60_000)
+
 	it('renews a channel before it lapses: a new channel first, then the old one stopped', async () => {
 		const { id } = await h.connect({ containerTag: 'renewal' })
 		const [old] = await h.subscriptions(id)

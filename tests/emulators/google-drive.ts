@@ -66,6 +66,8 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 	const newId = (prefix: string) => `${prefix}${String(nextId++).padStart(6, '0')}${'x'.repeat(20)}`
 	const now = () => new Date().toISOString()
 	const channelLifetime = options.channelLifetimeMs ?? 7 * 24 * 3600_000
+	/** As Google: watch channels only for HTTPS addresses (the emulator accepts http unless this is set). */
+	const state = { httpsOnly: false }
 
 	function record(file: DriveFile, removed = false) {
 		changes.push({ fileId: file.id, removed, time: now(), ...(file.driveId ? { driveId: file.driveId } : {}) })
@@ -227,6 +229,9 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 			expiration?: string
 		}
 		if (!body.id || body.type !== 'web_hook' || !body.address) return apiError(400, 'invalid', 'Invalid channel')
+		if (state.httpsOnly && !body.address.startsWith('https://')) {
+			return apiError(400, 'push.webhookUrlNotHttps', `WebHook callback must be HTTPS: ${body.address}`)
+		}
 		if (channels.some((channel) => channel.id === body.id)) {
 			return apiError(400, 'channelIdNotUnique', `Channel id ${body.id} not unique`)
 		}
@@ -285,6 +290,7 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 	return {
 		files,
 		channels,
+		state,
 		folder: (name: string, parent = 'root') => put({ name, mimeType: FOLDER, parents: [parent] }).id,
 		/** A Google Doc whose Markdown export is `markdown`. */
 		doc: (name: string, markdown: string, parent = 'root') =>
