@@ -184,6 +184,23 @@ describe('Google Drive sync', () => {
 		expect([...h.documents.keys()].sort()).toEqual([inside.id])
 	})
 
+	it('lists chosen folders again a day later, catching files of a folder moved into them', async () => {
+		const chosen = drive.folder('Chosen')
+		const elsewhere = drive.folder('Elsewhere')
+		const carried = drive.doc('Carried', 'moves with its folder', elsewhere)
+		h.ctx.settings = { folders: [{ id: chosen, name: 'Chosen' }] }
+		await run()
+		expect(h.documents.size).toBe(0)
+		// Drive reports the folder's move, not the files inside it.
+		drive.update(elsewhere, { parents: [chosen] })
+		await run()
+		expect(h.documents.has(carried.id)).toBe(false)
+		h.cursor = { ...h.cursor!, listedAt: Date.now() - 25 * 3600_000 }
+		await run()
+		expect(h.documents.has(carried.id)).toBe(true)
+		expect(Number(h.cursor!.listedAt)).toBeGreaterThan(Date.now() - 60_000)
+	})
+
 	it('lists folders and shared drives as resources and refuses a bad choice with a message', async () => {
 		const team = drive.sharedDrive('Team')
 		const projects = drive.folder('Projects')

@@ -25,7 +25,9 @@ export interface GoogleDriveCursor {
 	scope: string
 	/** False while the full listing is in progress (a resumed run lists again, skipping unchanged files). */
 	listed: boolean
-	[key: string]: string | boolean
+	/** When the last full listing ended (ms); chosen folders are listed again a day later. */
+	listedAt: number
+	[key: string]: string | boolean | number
 }
 
 export const DEFAULT_SETTINGS: GoogleDriveSettings = { folders: [] }

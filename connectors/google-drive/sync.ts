@@ -8,6 +8,7 @@ type Event = SyncEvent<GoogleDriveCursor>
 type Limits = { maxFileBytes: number }
 
 const PAGE_SIZE = 100
+const RELIST_MS = 24 * 3600_000
 
 /**
  * A full listing (first sync, or a new folder selection) and then the changes feed. The changes token is taken
@@ -22,21 +23,28 @@ export async function* syncDrive(
 	const drive = await driveFor(ctx, options.apiUrl)
 	const scope = scopeKey(ctx.settings)
 	let changesToken = cursor?.scope === scope ? cursor.changesToken : null
+	// Chosen folders are listed again daily: the feed names a folder moved in or out, not the files inside it.
+	if (ctx.settings.folders.length > 0 && cursor?.listed && Date.now() - Number(cursor.listedAt ?? 0) > RELIST_MS) {
+		changesToken = null
+	}
+	let listedAt = cursor?.scope === scope ? Number(cursor.listedAt ?? 0) : 0
+	const checkpoint = (token: string, listed: boolean): Event => ({
+		type: 'checkpoint',
+		cursor: { changesToken: token, scope, listed, listedAt },
+	})
 	if (!changesToken || !cursor?.listed) {
 		if (!changesToken) {
 			const { data } = await drive.changes.getStartPageToken({ supportsAllDrives: true })
 			if (!data.startPageToken) throw new Error('Drive gave no start page token')
 			changesToken = data.startPageToken
 		}
-		const checkpoint = (listed: boolean): Event => ({
-			type: 'checkpoint',
-			cursor: { changesToken: changesToken!, scope, listed },
-		})
-		yield checkpoint(false)
-		yield* fullListing(drive, ctx, options, () => checkpoint(false))
-		yield checkpoint(true)
+		const token = changesToken
+		yield checkpoint(token, false)
+		yield* fullListing(drive, ctx, options, () => checkpoint(token, false))
+		listedAt = Date.now()
+		yield checkpoint(token, true)
 	}
-	yield* changesSince(drive, ctx, changesToken, scope, options)
+	yield* changesSince(drive, ctx, changesToken, (next) => checkpoint(next, true), options)
 }
 
 async function* pages(drive: Drive, ctx: Pick<SyncContext, 'signal'>, q: string): AsyncGenerator<DriveFile[]> {
@@ -96,7 +104,7 @@ async function* changesSince(
 	drive: Drive,
 	ctx: SyncContext<GoogleDriveSettings>,
 	token: string,
-	scope: string,
+	checkpoint: (next: string) => Event,
 	limits: Limits,
 ): AsyncGenerator<Event> {
 	const inScope = folderScope(drive, ctx.settings)
@@ -131,7 +139,7 @@ async function* changesSince(
 		}
 		const next = data.nextPageToken ?? data.newStartPageToken
 		if (!next) throw new Error('Drive gave neither a next page nor a new start page token')
-		yield { type: 'checkpoint', cursor: { changesToken: next, scope, listed: true } }
+		yield checkpoint(next)
 		if (!data.nextPageToken) return
 		pageToken = next
 	}
