@@ -130,6 +130,9 @@ describeEachDriver('Google Drive connector', (driver) => {
 			stopped: false,
 		})
 		expect(google.log.filter((line) => line === 'POST /token refresh').length).toBeGreaterThan(0)
+		// Synced every 4 hours (at a minute of the hour jittered by the connection id).
+		const schedule = (await t.service.queue.scheduled(SYNC_QUEUE)).find((s) => s.key === id)
+		expect(schedule?.cron).toMatch(/^\d+ \d-23\/4 \* \* \*$/)
 
 		const imported = (await t.json('POST', '/v3/connections/google-drive/documents', { containerTags: ['drive'] })).body
 		expect(imported).toHaveLength(4)

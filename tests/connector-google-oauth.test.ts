@@ -63,6 +63,23 @@ describe('Google OAuth (shared by Drive and Gmail)', () => {
 		const refused = await refreshTokens(declaration, app, refreshed).catch((error) => error)
 		expect(refused).toBeInstanceOf(GrantRefusedError)
 		expect(refused.message).toContain('invalid_grant')
+		// As Google answers it: 400 with a JSON error.
+		const raw = await fetch(`${google.url}/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({
+				grant_type: 'refresh_token',
+				refresh_token: tokens.refreshToken!,
+				client_id: google.clientId,
+				client_secret: google.clientSecret,
+			}),
+		})
+		expect(raw.status).toBe(400)
+		expect(raw.headers.get('content-type')).toContain('application/json')
+		expect(await raw.json()).toEqual({
+			error: 'invalid_grant',
+			error_description: 'Token has been expired or revoked.',
+		})
 	})
 
 	it("builds a googleapis client on the connection's token and the configured root URL", async () => {
