@@ -145,6 +145,18 @@ describe('Google Drive sync', () => {
 		expect(doc(ok.id).content).toBe('fits')
 	})
 
+	it('drops a file deleted between its listing and its export instead of failing it', async () => {
+		const first = drive.doc('First', 'stays')
+		const second = drive.doc('Second', 'deleted while listing')
+		const events: SyncEvent[] = []
+		for await (const event of connector.sync(h.ctx, null)) {
+			events.push(event)
+			if (event.type === 'upsert' && event.document.externalId === first.id) drive.files.delete(second.id)
+		}
+		expect(eventsOf(events, 'delete').map((e) => e.externalId)).toEqual([second.id])
+		expect(eventsOf(events, 'failure')).toEqual([])
+	})
+
 	it('reads shared drives along with My Drive', async () => {
 		const team = drive.sharedDrive('Team')
 		const shared = drive.sharedFile(team, 'Team plan', 'We hire in spring.')

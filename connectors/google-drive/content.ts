@@ -21,7 +21,7 @@ const EXPORTS: Record<string, { mimeType: string; as: 'text' | 'file'; extension
 /** Folders and shortcuts are structure, not documents. */
 export const isDocument = (file: DriveFile) => file.mimeType !== FOLDER && file.mimeType !== SHORTCUT
 
-export type FileEvent = Extract<SyncEvent, { type: 'upsert' | 'unchanged' | 'failure' }>
+export type FileEvent = Extract<SyncEvent, { type: 'upsert' | 'unchanged' | 'failure' | 'delete' }>
 
 const versionOf = (file: DriveFile) => `${file.version ?? ''}:${file.modifiedTime ?? ''}`
 
@@ -80,6 +80,7 @@ export async function readFile(
 			bytes = new Uint8Array(data as ArrayBuffer)
 		} catch (error) {
 			rethrowRunErrors(error)
+			if (statusOf(error) === 404) return { type: 'delete', externalId: id }
 			if (reasonOf(error) === 'exportSizeLimitExceeded') {
 				return { type: 'failure', externalId: id, error: "the export is over Google's 10 MB limit" }
 			}
@@ -112,6 +113,8 @@ export async function readFile(
 		bytes = new Uint8Array(data as ArrayBuffer)
 	} catch (error) {
 		rethrowRunErrors(error)
+		// Deleted (or unshared) since it was listed.
+		if (statusOf(error) === 404) return { type: 'delete', externalId: id }
 		return { type: 'failure', externalId: id, error: describe(error) }
 	}
 	return {
