@@ -157,6 +157,21 @@ describe('Google Drive sync', () => {
 		expect(eventsOf(events, 'failure')).toEqual([])
 	})
 
+	it('waits out a brief rate limit, and ends the run (to be retried from its checkpoint) on a lasting one', async () => {
+		const a = drive.doc('A', 'first')
+		drive.state.rateLimitedContentReads = 1
+		await run()
+		expect(doc(a.id).content).toBe('first')
+		const b = drive.doc('B', 'second')
+		drive.state.rateLimitedContentReads = 100
+		const failed = await run().catch((error) => error)
+		expect(failed.status).toBe(429)
+		expect(h.documents.has(b.id)).toBe(false)
+		drive.state.rateLimitedContentReads = 0
+		await run()
+		expect(doc(b.id).content).toBe('second')
+	})
+
 	it('reads shared drives along with My Drive', async () => {
 		const team = drive.sharedDrive('Team')
 		const shared = drive.sharedFile(team, 'Team plan', 'We hire in spring.')

@@ -67,7 +67,9 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 	const now = () => new Date().toISOString()
 	const channelLifetime = options.channelLifetimeMs ?? 7 * 24 * 3600_000
 	/** As Google: watch channels only for HTTPS addresses (the emulator accepts http unless this is set). */
-	const state = { httpsOnly: false }
+	const state = { httpsOnly: false, rateLimitedContentReads: 0 }
+	const rateLimited = () =>
+		state.rateLimitedContentReads-- > 0 ? apiError(429, 'userRateLimitExceeded', 'User rate limit exceeded.') : null
 
 	function record(file: DriveFile, removed = false) {
 		changes.push({ fileId: file.id, removed, time: now(), ...(file.driveId ? { driveId: file.driveId } : {}) })
@@ -165,6 +167,8 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		if (!file || !visible(file, url)) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
 		if (url.searchParams.get('alt') !== 'media') return json(resource(file))
 		if (!file.content) return apiError(403, 'fileNotDownloadable', 'Only files with binary content can be downloaded.')
+		const limited = rateLimited()
+		if (limited) return limited
 		if (options.contentDelayMs) await Bun.sleep(options.contentDelayMs)
 		return new Response(file.content, { headers: { 'content-type': file.mimeType } })
 	})
@@ -173,6 +177,8 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		// files.export takes no supportsAllDrives: shared drives' files export as any other.
 		const file = files.get(params[0]!)
 		if (!file) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
+		const limited = rateLimited()
+		if (limited) return limited
 		const type = url.searchParams.get('mimeType') ?? ''
 		const exported = file.exports?.[type]
 		if (exported === undefined) return apiError(400, 'badRequest', 'The requested conversion is not supported.')
