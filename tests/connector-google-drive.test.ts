@@ -7,6 +7,7 @@ import { addDriveRoutes, type Channel, type DriveEmulator } from './emulators/go
 import { describeEachDriver } from './helpers/drivers.ts'
 import { binaryGarbage, samplePdf, sampleXlsx } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
+import { waitFor } from './helpers/wait.ts'
 
 const WEBHOOK = '/v3/connections/webhooks/google-drive'
 
@@ -286,7 +287,12 @@ describeEachDriver('Google Drive connector', (driver) => {
 		const { id } = await h.connect({ containerTag: 'revoked' })
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
 		google.revokeAll()
-		const connection = await h.sync(id, 'revoked')
+		await h.sync(id, 'revoked')
+		// The run is marked failed just before the connection is marked expired.
+		const connection = await waitFor(async () => {
+			const { body } = await t.json('GET', `/v3/connections/${id}`)
+			return body.status === 'active' ? null : body
+		})
 		expect(connection.status).toBe('expired')
 		expect(connection.error).toContain('invalid_grant')
 		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired' })
