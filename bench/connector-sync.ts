@@ -1,88 +1,75 @@
 /**
- * Connector throughput: N documents on a local provider emulator (a GitHub repository of Markdown files, or a Google
- * Drive of Docs), synced by a real in-process service (embedded store, local embedder, no memory extraction), timed
- * from the start of the sync (GitHub: `configure`; Drive: the OAuth callback, whose first sync lists the whole
- * Drive) until every document is imported and until every imported document is searchable (done). Meanwhile, and
- * again once idle, the latency of `POST /v3/search` shows what a running sync costs the API.
+ * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Notion:
+ * shared pages, at `--rps` requests a second; Google Drive: Google Docs exported as Markdown), synced by a real in-process service (embedded store, local embedder,
+ * no memory extraction), timed from the start of the first sync until every item is imported and until every
+ * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
+ * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000] [--provider github|google-drive]
+ *   bun bench/connector-sync.ts [--provider github|notion|google-drive] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
 import { googleDrive } from '../connectors/google-drive/index.ts'
+import { notion } from '../connectors/notion/index.ts'
+import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
 import { startGoogleEmulator } from '../tests/emulators/google.ts'
 import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
+import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
-const files = Number(arg('--files') || 1000) || 1000
 const provider = arg('--provider') ?? 'github'
-const body = (i: number) =>
-	`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+const files = Number(arg('--files') || 1000) || 1000
+const rps = Number(arg('--rps') ?? 3)
+const sentence = (i: number) =>
+	`The service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
 
-interface Setup {
+/** The provider's emulator holding the items, the connector pointed at it, and how a connection starts syncing. */
+function setUp(): {
+	stop: () => void
 	env: Record<string, string>
-	plugin: ReturnType<typeof github> | ReturnType<typeof googleDrive>
-	/** Creates the connection; `start` begins the timed sync. */
-	connect(t: TestService): Promise<{ id: string; start: () => Promise<void> }>
-	stop(): void
-}
-
-async function authorize(t: TestService, path: string) {
-	const created = await t.json('POST', path, { containerTag: 'bench' })
-	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-	const callback = new URL(consent.headers.get('location')!)
-	return {
-		id: created.body.id as string,
-		land: () => t.request('GET', `${callback.pathname}${callback.search}`, { key: null }),
+	plugin: Plugin
+	start: (t: TestService, id: string) => Promise<void>
+} {
+	if (provider === 'notion') {
+		const emulator = startNotionEmulator()
+		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
+		return {
+			stop: () => emulator.stop(),
+			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
+			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
+			// The first sync starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
 	}
-}
-
-function githubSetup(): Setup {
+	if (provider === 'google-drive') {
+		const google = startGoogleEmulator()
+		const drive = addDriveRoutes(google)
+		for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
+		return {
+			stop: () => google.stop(),
+			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+			plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
+			// The first sync (the whole Drive) starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
 	const emulator = startGithubEmulator()
 	const content: Record<string, string> = {}
-	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = body(i)
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${sentence(i)}`
 	emulator.createRepo('bench/pages', content)
 	return {
+		stop: () => emulator.stop(),
 		env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
 		plugin: github({ apiUrl: emulator.url, webUrl: emulator.url }),
-		async connect(t) {
-			const { id, land } = await authorize(t, '/v3/connections/github')
-			await land()
-			return {
-				id,
-				start: async () => {
-					await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
-				},
-			}
+		start: async (t: TestService, id: string) => {
+			await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
 		},
-		stop: () => emulator.stop(),
 	}
 }
 
-function driveSetup(): Setup {
-	const google = startGoogleEmulator()
-	const drive = addDriveRoutes(google)
-	for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, body(i))
-	return {
-		env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
-		plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
-		async connect(t) {
-			const { id, land } = await authorize(t, '/v3/connections/google-drive')
-			return {
-				id,
-				start: async () => {
-					await land()
-				},
-			}
-		},
-		stop: () => google.stop(),
-	}
-}
-
-if (provider !== 'github' && provider !== 'google-drive') throw new Error('--provider is github or google-drive')
-const setup = provider === 'github' ? githubSetup() : driveSetup()
-const t = await startTestService('pglite', { env: setup.env, plugins: [setup.plugin], extractor: null })
+const bench = setUp()
+const t = await startTestService('pglite', { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
 	const times: number[] = []
@@ -97,9 +84,13 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 try {
 	const idleBefore = await searchLatencies(50)
-	const { id, start } = await setup.connect(t)
+	const created = await t.json('POST', `/v3/connections/${provider}`, { containerTag: 'bench' })
+	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+	const callback = new URL(consent.headers.get('location')!)
+	const id = created.body.id as string
 	const started = performance.now()
-	await start()
+	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+	await bench.start(t, id)
 	const during: number[] = []
 	let importedAt = 0
 	let doneAt = 0
@@ -120,8 +111,9 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
+	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}`)
 	console.log(
-		`| ${provider} files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
+		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
 	console.log(`|---|---|---|---|---|---|`)
 	console.log(
@@ -129,5 +121,5 @@ try {
 	)
 } finally {
 	await t.stop()
-	setup.stop()
+	bench.stop()
 }
