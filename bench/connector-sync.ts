@@ -1,16 +1,19 @@
 /**
  * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Notion:
- * shared pages, at `--rps` requests a second), synced by a real in-process service (embedded store, local embedder,
+ * shared pages, at `--rps` requests a second; Google Drive: Google Docs exported as Markdown), synced by a real in-process service (embedded store, local embedder,
  * no memory extraction), timed from the start of the first sync until every item is imported and until every
  * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
  * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--provider github|notion] [--files 1000] [--rps 3]
+ *   bun bench/connector-sync.ts [--provider github|notion|google-drive] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
+import { googleDrive } from '../connectors/google-drive/index.ts'
 import { notion } from '../connectors/notion/index.ts'
 import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
+import { startGoogleEmulator } from '../tests/emulators/google.ts'
+import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
 import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
@@ -36,6 +39,18 @@ function setUp(): {
 			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
 			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
 			// The first sync starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
+	if (provider === 'google-drive') {
+		const google = startGoogleEmulator()
+		const drive = addDriveRoutes(google)
+		for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
+		return {
+			stop: () => google.stop(),
+			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+			plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
+			// The first sync (the whole Drive) starts when the authorization completes.
 			start: async (_t: TestService, _id: string) => {},
 		}
 	}

@@ -31,6 +31,7 @@ console.log(JSON.stringify({
 	plugins: config.plugins.map((p) => p.kind + ':' + p.name),
 	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
 	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
+	googleapisLoaded: loaded.some((k) => k.includes('node_modules/googleapis')),
 	notionClientLoaded: loaded.some((k) => k.includes('@notionhq/')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
@@ -45,6 +46,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
 			'connector:web-crawler',
@@ -52,6 +54,7 @@ describe('configuration', () => {
 		expect(result.openaiLoaded).toBe(false)
 		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
 		expect(result.octokitLoaded).toBe(false)
+		expect(result.googleapisLoaded).toBe(false)
 		expect(result.notionClientLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
@@ -63,6 +66,7 @@ describe('configuration', () => {
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
 			'connector:web-crawler',
@@ -82,6 +86,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-llm',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
 			'connector:web-crawler',
@@ -110,6 +115,7 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'google-drive',
 			'granola',
 			'notion',
 			'web-crawler',
@@ -123,7 +129,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, notion, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, google-drive, granola, notion, web-crawler)',
 		)
 	})
 })
