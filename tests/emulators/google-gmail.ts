@@ -1,0 +1,473 @@
+import { createHash } from 'node:crypto'
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
+
+/**
+ * A local Google for the Gmail connector: the OAuth endpoints (authorization with PKCE, code exchange, refresh,
+ * revocation, userinfo), Gmail's REST paths at the origin's root (as googleapis' `rootUrl` keeps only the origin),
+ * and Pub/Sub push deliveries whose OIDC token is signed by keys it serves at `/oauth2/v3/certs`.
+ * Real HTTP on 127.0.0.1, so googleapis and the OAuth client run unchanged against it.
+ */
+
+interface StoredMessage {
+	id: string
+	threadId: string
+	labelIds: Set<string>
+	raw: Buffer
+	internalDate: number
+}
+
+type HistoryKind = 'messagesAdded' | 'messagesDeleted' | 'labelsAdded' | 'labelsRemoved'
+
+interface HistoryRecord {
+	id: number
+	kind: HistoryKind
+	message: { id: string; threadId: string }
+	labelIds?: string[]
+}
+
+interface Grant {
+	expiresAt: number
+	revoked: boolean
+}
+
+export interface GmailEmulatorOptions {
+	clientId?: string
+	clientSecret?: string
+	emailAddress?: string
+	/** Seconds access tokens live (Google's are an hour). */
+	tokenLifetimeSeconds?: number
+	/** Milliseconds each raw message read waits (to interrupt a sync in its middle). */
+	messageDelayMs?: number
+}
+
+export interface MailInput {
+	from?: string
+	to?: string
+	cc?: string
+	subject?: string
+	/** RFC 2822 date text, or a Date. */
+	date?: string | Date
+	text?: string
+	html?: string
+	/** The body's charset; its text is encoded in it (`iso-8859-1`, or any label for an unknown one). */
+	charset?: string
+	/** Body transfer encoding (default 8bit for UTF-8, quoted-printable otherwise). */
+	encoding?: 'quoted-printable' | 'base64' | '8bit'
+	attachments?: { name: string; mimeType: string; bytes: Uint8Array | string }[]
+}
+
+const SYSTEM_LABELS = ['INBOX', 'SENT', 'STARRED', 'IMPORTANT', 'TRASH', 'SPAM', 'DRAFT', 'UNREAD']
+
+function quotedPrintable(bytes: Buffer): string {
+	let line = ''
+	const lines: string[] = []
+	for (const byte of bytes) {
+		if (byte === 0x0a) {
+			lines.push(line)
+			line = ''
+			continue
+		}
+		const char =
+			(byte >= 33 && byte <= 126 && byte !== 61) || byte === 32
+				? String.fromCharCode(byte)
+				: `=${byte.toString(16).toUpperCase().padStart(2, '0')}`
+		if (line.length + char.length > 75) {
+			lines.push(`${line}=`)
+			line = ''
+		}
+		line += char
+	}
+	lines.push(line)
+	return lines.join('\r\n')
+}
+
+function encodeText(text: string, charset: string): Buffer {
+	if (/^utf-?8$/i.test(charset)) return Buffer.from(text, 'utf8')
+	// Latin-1 for iso-8859-1 (and for labels no decoder knows: the bytes must still be 8-bit).
+	return Buffer.from(text, 'latin1')
+}
+
+function bodyPart(type: string, text: string, input: MailInput): string {
+	const charset = input.charset ?? 'utf-8'
+	const bytes = encodeText(text, charset)
+	const encoding = input.encoding ?? (/^utf-?8$/i.test(charset) ? '8bit' : 'quoted-printable')
+	const body =
+		encoding === 'quoted-printable'
+			? quotedPrintable(bytes)
+			: encoding === 'base64'
+				? (bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n')
+				: bytes.toString('latin1')
+	return `Content-Type: ${type}; charset=${charset}\r\nContent-Transfer-Encoding: ${encoding}\r\n\r\n${body}`
+}
+
+/** An RFC 5322 message (as Gmail's `format=raw` carries it), bytes as latin1 text. */
+export function buildMessage(input: MailInput): string {
+	const date = input.date instanceof Date ? input.date.toUTCString() : (input.date ?? new Date().toUTCString())
+	const headers = [
+		`From: ${input.from ?? 'Anna Example <anna@example.com>'}`,
+		`To: ${input.to ?? 'Bob Example <bob@example.com>'}`,
+		...(input.cc ? [`Cc: ${input.cc}`] : []),
+		`Subject: ${input.subject ?? 'Hello'}`,
+		`Date: ${date}`,
+		`Message-ID: <${crypto.randomUUID()}@example.com>`,
+		'MIME-Version: 1.0',
+	]
+	const bodies: string[] = []
+	if (input.text !== undefined) bodies.push(bodyPart('text/plain', input.text, input))
+	if (input.html !== undefined) bodies.push(bodyPart('text/html', input.html, input))
+	let body = bodies.length === 1 ? bodies[0]! : ''
+	if (bodies.length > 1) {
+		body = `Content-Type: multipart/alternative; boundary="alt"\r\n\r\n${bodies.map((part) => `--alt\r\n${part}`).join('\r\n')}\r\n--alt--`
+	}
+	if (bodies.length === 0) body = bodyPart('text/plain', '', input)
+	if (input.attachments?.length) {
+		const files = input.attachments.map((file) => {
+			const bytes = typeof file.bytes === 'string' ? Buffer.from(file.bytes) : Buffer.from(file.bytes)
+			return `Content-Type: ${file.mimeType}; name="${file.name}"\r\nContent-Disposition: attachment; filename="${file.name}"\r\nContent-Transfer-Encoding: base64\r\n\r\n${(bytes.toString('base64').match(/.{1,76}/g) ?? []).join('\r\n')}`
+		})
+		body = `Content-Type: multipart/mixed; boundary="mixed"\r\n\r\n${[body, ...files].map((part) => `--mixed\r\n${part}`).join('\r\n')}\r\n--mixed--`
+	}
+	return `${headers.join('\r\n')}\r\n${body}\r\n`
+}
+
+export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
+	const clientId = options.clientId ?? 'emulated-google-client'
+	const clientSecret = options.clientSecret ?? 'emulated-google-secret'
+	const emailAddress = options.emailAddress ?? 'anna@example.com'
+	const tokenLifetime = options.tokenLifetimeSeconds ?? 3600
+	const messages = new Map<string, StoredMessage>()
+	const history: HistoryRecord[] = []
+	const userLabels = new Map<string, string>()
+	const codes = new Map<string, { redirectUri: string; challenge: string | null }>()
+	const grants = new Map<string, Grant>()
+	const refreshTokens = new Set<string>()
+	const log: string[] = []
+	const watches: { topicName: string; labelIds: string[] }[] = []
+	let historyId = 1000
+	let oldestHistoryId = 0
+	let nextId = 1
+	let revokeAfterReads: number | null = null
+	const pageSize = { threads: null as number | null }
+
+	const signing = await generateKeyPair('RS256', { extractable: true })
+	const forging = await generateKeyPair('RS256', { extractable: true })
+	const publicJwk: JWK = { ...(await exportJWK(signing.publicKey)), kid: 'emulator-key', alg: 'RS256', use: 'sig' }
+
+	const json = (body: unknown, status = 200) =>
+		new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+	const error = (status: number, message: string) => json({ error: { code: status, message, errors: [] } }, status)
+
+	function issue(): Record<string, unknown> {
+		const access = `ya29.${crypto.randomUUID().replaceAll('-', '')}`
+		const refresh = `1//${crypto.randomUUID().replaceAll('-', '')}`
+		grants.set(access, { expiresAt: Date.now() + tokenLifetime * 1000, revoked: false })
+		refreshTokens.add(refresh)
+		return {
+			access_token: access,
+			refresh_token: refresh,
+			expires_in: tokenLifetime,
+			token_type: 'Bearer',
+			scope: 'openid email https://www.googleapis.com/auth/gmail.readonly',
+		}
+	}
+
+	function clientOk(request: Request, form: URLSearchParams): boolean {
+		const header = request.headers.get('authorization')
+		if (header?.startsWith('Basic ')) {
+			const [id, secret] = Buffer.from(header.slice(6), 'base64').toString().split(':')
+			return decodeURIComponent(id ?? '') === clientId && decodeURIComponent(secret ?? '') === clientSecret
+		}
+		return form.get('client_id') === clientId && form.get('client_secret') === clientSecret
+	}
+
+	async function token(request: Request): Promise<Response> {
+		const form = new URLSearchParams(await request.text())
+		const refused = (code: string, description: string) => json({ error: code, error_description: description }, 400)
+		if (!clientOk(request, form)) return json({ error: 'invalid_client' }, 401)
+		if (form.get('grant_type') === 'refresh_token') {
+			if (!refreshTokens.has(form.get('refresh_token') ?? ''))
+				return refused('invalid_grant', 'Token has been expired or revoked.')
+			log.push('POST refresh')
+			// Google keeps the refresh token: the answer carries only a new access token.
+			const { refresh_token: _, ...rest } = issue()
+			return json(rest)
+		}
+		const code = codes.get(form.get('code') ?? '')
+		if (!code) return refused('invalid_grant', 'Malformed auth code.')
+		codes.delete(form.get('code') ?? '')
+		if (code.redirectUri !== form.get('redirect_uri')) return refused('redirect_uri_mismatch', 'Bad Request')
+		if (code.challenge) {
+			const verifier = form.get('code_verifier') ?? ''
+			if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
+				return refused('invalid_grant', 'Invalid code verifier.')
+			}
+		}
+		log.push('POST exchange')
+		return json(issue())
+	}
+
+	function authorized(request: Request): Grant | null {
+		const tokenValue = (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '')
+		const grant = grants.get(tokenValue)
+		if (!grant || grant.revoked || grant.expiresAt < Date.now()) return null
+		return grant
+	}
+
+	function record(kind: HistoryKind, message: StoredMessage, labelIds?: string[]) {
+		historyId++
+		history.push({ id: historyId, kind, message: { id: message.id, threadId: message.threadId }, labelIds })
+	}
+
+	const threadMessages = (threadId: string) =>
+		[...messages.values()].filter((m) => m.threadId === threadId).sort((a, b) => a.internalDate - b.internalDate)
+
+	function threadHistoryId(threadId: string): number {
+		const ids = history.filter((h) => h.message.threadId === threadId).map((h) => h.id)
+		return ids.length ? Math.max(...ids) : historyId
+	}
+
+	const minimal = (m: StoredMessage) => ({
+		id: m.id,
+		threadId: m.threadId,
+		labelIds: [...m.labelIds],
+		sizeEstimate: m.raw.length,
+		internalDate: String(m.internalDate),
+		historyId: String(threadHistoryId(m.threadId)),
+	})
+
+	async function gmailApi(request: Request, url: URL): Promise<Response> {
+		const parts = url.pathname.split('/').filter(Boolean).slice(4).map(decodeURIComponent)
+		const grant = authorized(request)
+		if (!grant) return error(401, 'Request had invalid authentication credentials.')
+		log.push(`${request.method} /${parts.join('/')}`)
+		const [resource, id] = parts
+		if (resource === 'profile') {
+			return json({
+				emailAddress,
+				historyId: String(historyId),
+				messagesTotal: messages.size,
+				threadsTotal: new Set([...messages.values()].map((m) => m.threadId)).size,
+			})
+		}
+		if (resource === 'labels') {
+			return json({
+				labels: [
+					...SYSTEM_LABELS.map((label) => ({ id: label, name: label, type: 'system' })),
+					...[...userLabels].map(([labelId, name]) => ({ id: labelId, name, type: 'user' })),
+				],
+			})
+		}
+		if (resource === 'threads' && !id) {
+			const wanted = url.searchParams.getAll('labelIds')
+			const includeSpamTrash = url.searchParams.get('includeSpamTrash') === 'true'
+			const threads = new Map<string, number>()
+			for (const m of messages.values()) {
+				if (!includeSpamTrash && (m.labelIds.has('TRASH') || m.labelIds.has('SPAM'))) continue
+				if (!wanted.every((label) => m.labelIds.has(label))) continue
+				threads.set(m.threadId, Math.max(threads.get(m.threadId) ?? 0, m.internalDate))
+			}
+			const ordered = [...threads].sort((a, b) => b[1] - a[1]).map(([threadId]) => threadId)
+			const size = pageSize.threads ?? Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
+			const start = Number(url.searchParams.get('pageToken') ?? 0)
+			const page = ordered.slice(start, start + size)
+			return json({
+				threads: page.map((threadId) => ({ id: threadId, historyId: String(threadHistoryId(threadId)), snippet: '' })),
+				...(start + size < ordered.length ? { nextPageToken: String(start + size) } : {}),
+				resultSizeEstimate: ordered.length,
+			})
+		}
+		if (resource === 'threads' && id) {
+			const list = threadMessages(id)
+			if (list.length === 0) return error(404, 'Requested entity was not found.')
+			return json({ id, historyId: String(threadHistoryId(id)), messages: list.map(minimal) })
+		}
+		if (resource === 'messages' && id) {
+			const m = messages.get(id)
+			if (!m) return error(404, 'Requested entity was not found.')
+			if (revokeAfterReads !== null && revokeAfterReads-- <= 0) {
+				revokeAfterReads = null
+				grant.revoked = true
+				return error(401, 'Request had invalid authentication credentials.')
+			}
+			if (options.messageDelayMs) await Bun.sleep(options.messageDelayMs)
+			return json({ ...minimal(m), raw: m.raw.toString('base64url') })
+		}
+		if (resource === 'history') {
+			const start = Number(url.searchParams.get('startHistoryId'))
+			if (!start || start < oldestHistoryId) return error(404, 'Requested entity was not found.')
+			const records = history.filter((h) => h.id > start)
+			const size = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
+			const offset = Number(url.searchParams.get('pageToken') ?? 0)
+			const page = records.slice(offset, offset + size)
+			return json({
+				history: page.map((h) => ({
+					id: String(h.id),
+					messages: [h.message],
+					[h.kind]: [{ message: h.message, ...(h.labelIds ? { labelIds: h.labelIds } : {}) }],
+				})),
+				historyId: String(historyId),
+				...(offset + size < records.length ? { nextPageToken: String(offset + size) } : {}),
+			})
+		}
+		if (resource === 'watch' && request.method === 'POST') {
+			const body = (await request.json()) as { topicName: string; labelIds: string[] }
+			watches.push({ topicName: body.topicName, labelIds: body.labelIds })
+			return json({ historyId: String(historyId), expiration: String(Date.now() + 7 * 24 * 3_600_000) })
+		}
+		if (resource === 'stop' && request.method === 'POST') return new Response(null, { status: 204 })
+		return error(404, 'Not found')
+	}
+
+	const server = Bun.serve({
+		port: 0,
+		hostname: '127.0.0.1',
+		async fetch(request) {
+			const url = new URL(request.url)
+			if (url.pathname === '/o/oauth2/v2/auth') {
+				const code = crypto.randomUUID()
+				codes.set(code, {
+					redirectUri: url.searchParams.get('redirect_uri') ?? '',
+					challenge: url.searchParams.get('code_challenge'),
+				})
+				const target = new URL(url.searchParams.get('redirect_uri') ?? '')
+				target.searchParams.set('code', code)
+				target.searchParams.set('state', url.searchParams.get('state') ?? '')
+				return new Response(null, { status: 302, headers: { location: target.toString() } })
+			}
+			if (url.pathname === '/token' && request.method === 'POST') return token(request)
+			if (url.pathname === '/revoke' && request.method === 'POST') {
+				const form = new URLSearchParams(await request.text())
+				const value = form.get('token') ?? url.searchParams.get('token') ?? ''
+				refreshTokens.delete(value)
+				const grant = grants.get(value)
+				if (grant) grant.revoked = true
+				log.push('POST revoke')
+				return json({})
+			}
+			if (url.pathname === '/v1/userinfo') {
+				if (!authorized(request)) return error(401, 'Invalid Credentials')
+				return json({ sub: '1234', email: emailAddress, email_verified: true })
+			}
+			if (url.pathname === '/oauth2/v3/certs') return json({ keys: [publicJwk] })
+			if (url.pathname.startsWith('/gmail/v1/users/me/')) return gmailApi(request, url)
+			return error(404, 'Not found')
+		},
+	})
+	const origin = `http://127.0.0.1:${server.port}`
+
+	const emulator = {
+		url: origin,
+		clientId,
+		clientSecret,
+		emailAddress,
+		log,
+		watches,
+		jwksUrl: `${origin}/oauth2/v3/certs`,
+		authorizeUrl: `${origin}/o/oauth2/v2/auth`,
+		tokenUrl: `${origin}/token`,
+		revokeUrl: `${origin}/revoke`,
+		userinfoUrl: `${origin}/v1/userinfo`,
+		historyId: () => historyId,
+		/** A valid access token, as after an authorization (for testing a sync without the OAuth flow). */
+		accessToken: () => issue().access_token as string,
+		/** Creates a user label; returns its id. */
+		addLabel(name: string): string {
+			const id = `Label_${userLabels.size + 1}`
+			userLabels.set(id, name)
+			return id
+		},
+		/** Delivers a message (into `threadId`, else a new thread); returns its ids. */
+		deliver(input: MailInput | { raw: string }, opts: { threadId?: string; labels?: string[]; at?: number } = {}) {
+			const id = `m${(nextId++).toString(16).padStart(15, '0')}`
+			const raw = 'raw' in input ? input.raw : buildMessage(input)
+			const message: StoredMessage = {
+				id,
+				threadId: opts.threadId ?? `t${id.slice(1)}`,
+				labelIds: new Set(opts.labels ?? ['INBOX', 'UNREAD']),
+				raw: Buffer.from(raw, 'latin1'),
+				internalDate: opts.at ?? Date.now() + nextId,
+			}
+			messages.set(id, message)
+			record('messagesAdded', message)
+			return { id, threadId: message.threadId }
+		},
+		trash(messageId: string) {
+			const m = messages.get(messageId)!
+			m.labelIds.add('TRASH')
+			m.labelIds.delete('INBOX')
+			record('labelsAdded', m, ['TRASH'])
+		},
+		/** Deleted for good (not through trash). */
+		remove(messageId: string) {
+			const m = messages.get(messageId)!
+			messages.delete(messageId)
+			record('messagesDeleted', m)
+		},
+		relabel(messageId: string, add: string[], remove: string[] = []) {
+			const m = messages.get(messageId)!
+			for (const label of add) m.labelIds.add(label)
+			for (const label of remove) m.labelIds.delete(label)
+			if (add.length) record('labelsAdded', m, add)
+			if (remove.length) record('labelsRemoved', m, remove)
+		},
+		/** Google forgets the history before now: an older startHistoryId gets 404. */
+		expireHistory() {
+			oldestHistoryId = historyId + 1
+		},
+		/** The grant is revoked after this many more raw message reads succeed. */
+		revokeAfterMessageReads(reads: number) {
+			revokeAfterReads = reads
+		},
+		revokeAll() {
+			for (const grant of grants.values()) grant.revoked = true
+			refreshTokens.clear()
+		},
+		/** Threads per page of `threads.list` (overrides the client's maxResults), to make listings page. */
+		setThreadPageSize(size: number | null) {
+			pageSize.threads = size
+		},
+		rawReads: () => log.filter((line) => line.startsWith('GET /messages/')).length,
+		/** A Pub/Sub push of a mailbox change, with its OIDC token, as the push subscription sends it. */
+		async push(input: {
+			audience: string
+			emailAddress?: string
+			expiresInSeconds?: number
+			forged?: boolean
+			issuer?: string
+			serviceAccount?: string
+			messageId?: string
+		}) {
+			const now = Math.floor(Date.now() / 1000)
+			const lifetime = input.expiresInSeconds ?? 3600
+			const jwt = await new SignJWT({
+				email: input.serviceAccount ?? 'push@project.iam.gserviceaccount.com',
+				email_verified: true,
+				azp: '1234567890',
+			})
+				.setProtectedHeader({ alg: 'RS256', kid: 'emulator-key', typ: 'JWT' })
+				.setIssuer(input.issuer ?? 'https://accounts.google.com')
+				.setAudience(input.audience)
+				.setSubject('1234567890')
+				.setIssuedAt(lifetime < 0 ? now + lifetime - 60 : now)
+				.setExpirationTime(now + lifetime)
+				.sign(input.forged ? forging.privateKey : signing.privateKey)
+			const data = Buffer.from(
+				JSON.stringify({ emailAddress: input.emailAddress ?? emailAddress, historyId }),
+			).toString('base64')
+			const messageId = input.messageId ?? String(Math.floor(Math.random() * 1e15))
+			return {
+				body: JSON.stringify({
+					message: { data, messageId, message_id: messageId, publishTime: new Date().toISOString() },
+					subscription: 'projects/demo/subscriptions/gmail-push',
+				}),
+				headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+			}
+		},
+		stop() {
+			server.stop(true)
+		},
+	}
+	return emulator
+}
+
+export type GmailEmulator = Awaited<ReturnType<typeof startGmailEmulator>>
