@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { gmail } from '../connectors/gmail/index.ts'
-import type { GmailSettings } from '../connectors/gmail/options.ts'
-import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../core/index.ts'
+import type { GmailCursor, GmailSettings } from '../connectors/gmail/options.ts'
+import { ConnectorAuthError, type SyncEvent } from '../core/index.ts'
 import { buildMessage, type GmailEmulator, startGmailEmulator } from './emulators/google-gmail.ts'
 import { eventsOf, syncHarness } from './helpers/connector-context.ts'
 import { samplePdf } from './helpers/sample-files.ts'
@@ -21,8 +21,7 @@ function setup(
 	})
 	const token = emulator.accessToken()
 	h.ctx.accessToken = async () => token
-	const sync = (ctx: SyncContext<GmailSettings>, cursor: never) => connector.sync(ctx, cursor)
-	return { h, run: () => h.run(sync) }
+	return { h, run: () => h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor)) }
 }
 
 const failures = (events: SyncEvent[]) => eventsOf(events, 'failure')
