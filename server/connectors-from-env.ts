@@ -11,6 +11,13 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const { github } = await import('../connectors/github/index.ts')
 		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
 	},
+	'google-drive': async (env) => {
+		const [{ googleDrive }, { googleEndpointsFromEnv }] = await Promise.all([
+			import('../connectors/google-drive/index.ts'),
+			import('../connectors/google/index.ts'),
+		])
+		return googleDrive(googleEndpointsFromEnv(env))
+	},
 	granola: async (env) => {
 		const { granola } = await import('../connectors/granola/index.ts')
 		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)

@@ -31,6 +31,7 @@ console.log(JSON.stringify({
 	plugins: config.plugins.map((p) => p.kind + ':' + p.name),
 	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
 	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
+	googleapisLoaded: loaded.some((k) => k.includes('node_modules/googleapis')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
 }))
@@ -44,12 +45,14 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(false)
 		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
 		expect(result.octokitLoaded).toBe(false)
+		expect(result.googleapisLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
@@ -60,6 +63,7 @@ describe('configuration', () => {
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
 		])
@@ -78,6 +82,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-llm',
 			'connector:github',
+			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
 		])
@@ -105,6 +110,7 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'google-drive',
 			'granola',
 			'web-crawler',
 		])
@@ -117,7 +123,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, google-drive, granola, web-crawler)',
 		)
 	})
 })

@@ -111,8 +111,16 @@ export async function renewSubscriptions(deps: ConnectorDeps): Promise<void> {
 		const connector = connection && deps.connectors.get(connection.provider)
 		if (!connection || !connector?.webhook?.renew || connection.status !== 'active') continue
 		try {
-			const { expiresAt } = await connector.webhook.renew(syncContext(deps, connector, connection), subscription)
-			await deps.storage.connections.setSubscriptionExpiry(subscription.id, expiresAt)
+			const renewed = await connector.webhook.renew(syncContext(deps, connector, connection), subscription, {
+				secret: deps.secrets.open(subscription.secret),
+			})
+			if ('replacement' in renewed) {
+				const { replacement } = renewed
+				await deps.storage.connections.addSubscriptions(connection, [
+					{ ...replacement, secret: subscription.secret, data: replacement.data ?? {} },
+				])
+				await deps.storage.connections.removeSubscription(subscription.id)
+			} else await deps.storage.connections.setSubscriptionExpiry(subscription.id, renewed.expiresAt)
 		} catch (error) {
 			deps.logger.warn('could not renew a webhook subscription', { connectionId: connection.id, error: String(error) })
 		}

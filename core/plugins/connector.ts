@@ -186,8 +186,16 @@ export interface WebhookSpec<Settings> {
 	wantsSync?(request: WebhookRequest, settings: Settings): boolean
 	/** Creates the provider's subscriptions for the connection's settings; `secret` signs their deliveries. */
 	subscribe?(ctx: SyncContext<Settings>, input: { url: string; secret: string }): Promise<Subscription[]>
-	/** Extends a subscription before it lapses. */
-	renew?(ctx: SyncContext<Settings>, subscription: Subscription): Promise<{ expiresAt: string | null }>
+	/**
+	 * Extends a subscription before it lapses; or, for a provider whose subscriptions cannot be extended (Drive's
+	 * watch channels), makes a new one signed with the same `secret`, stops the old one and returns the
+	 * `replacement`, which core stores in the old one's place.
+	 */
+	renew?(
+		ctx: SyncContext<Settings>,
+		subscription: Subscription,
+		input: { secret: string },
+	): Promise<{ expiresAt: string | null } | { replacement: Subscription }>
 	/** Stops a subscription (connection deleted or reconfigured). */
 	unsubscribe?(ctx: SyncContext<Settings>, subscription: Subscription): Promise<void>
 }

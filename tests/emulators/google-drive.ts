@@ -1,0 +1,360 @@
+import { createHash } from 'node:crypto'
+import { apiError, type GoogleEmulator, json } from './google.ts'
+
+/**
+ * Drive v3 on the Google emulator: files (list with the `q` clauses the connector uses, get, `alt=media`, export with
+ * Google's 10 MB limit), shared drives, the changes feed (start token, pages, removals) and watch channels with
+ * their notifications. State is in memory; `version` increases on every change, as Drive's does.
+ */
+
+export const FOLDER = 'application/vnd.google-apps.folder'
+export const DOC = 'application/vnd.google-apps.document'
+export const SHEET = 'application/vnd.google-apps.spreadsheet'
+export const SLIDES = 'application/vnd.google-apps.presentation'
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+
+const EXPORT_LIMIT = 10 * 1024 * 1024
+
+export interface DriveFile {
+	id: string
+	name: string
+	mimeType: string
+	parents: string[]
+	trashed: boolean
+	version: number
+	modifiedTime: string
+	driveId?: string
+	/** Bytes of a stored file; for a Google file, its exports by media type. */
+	content?: Uint8Array
+	exports?: Record<string, Uint8Array | string>
+	/** The size Drive reports when it differs from the content's (a file too large to hold here). */
+	claimedSize?: number
+}
+
+interface Change {
+	fileId: string
+	removed: boolean
+	time: string
+	driveId?: string
+}
+
+export interface Channel {
+	id: string
+	resourceId: string
+	token: string
+	address: string
+	expiration: number
+	stopped: boolean
+	messages: number
+}
+
+const bytesOf = (value: Uint8Array | string) => (typeof value === 'string' ? new TextEncoder().encode(value) : value)
+
+export interface DriveEmulatorOptions {
+	/** Longest a watch channel lives (ms); Drive caps changes channels at a week. */
+	channelLifetimeMs?: number
+	/** Milliseconds each download or export waits (to interrupt a sync in its middle). */
+	contentDelayMs?: number
+}
+
+export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOptions = {}) {
+	const files = new Map<string, DriveFile>()
+	const changes: Change[] = []
+	const channels: Channel[] = []
+	const drives = new Map<string, string>()
+	let nextId = 1
+	const newId = (prefix: string) => `${prefix}${String(nextId++).padStart(6, '0')}${'x'.repeat(20)}`
+	const now = () => new Date().toISOString()
+	const channelLifetime = options.channelLifetimeMs ?? 7 * 24 * 3600_000
+
+	function record(file: DriveFile, removed = false) {
+		changes.push({ fileId: file.id, removed, time: now(), ...(file.driveId ? { driveId: file.driveId } : {}) })
+	}
+
+	const sizeOf = (file: DriveFile) => file.claimedSize ?? file.content?.length
+	function resource(file: DriveFile) {
+		const size = sizeOf(file)
+		return {
+			kind: 'drive#file',
+			id: file.id,
+			name: file.name,
+			mimeType: file.mimeType,
+			parents: file.parents,
+			trashed: file.trashed,
+			version: String(file.version),
+			modifiedTime: file.modifiedTime,
+			webViewLink: `https://drive.example/file/d/${file.id}/view`,
+			...(size !== undefined && !file.mimeType.startsWith('application/vnd.google-apps.')
+				? { size: String(size) }
+				: {}),
+			...(file.content ? { md5Checksum: createHash('md5').update(file.content).digest('hex') } : {}),
+			...(file.driveId ? { driveId: file.driveId } : {}),
+		}
+	}
+
+	/** A shared drive's items are visible only to calls that say they support shared drives. */
+	const visible = (file: DriveFile, url: URL) => !file.driveId || url.searchParams.get('supportsAllDrives') === 'true'
+
+	/** The `q` clauses the connector sends: trashed, parents, mime type (in)equality, joined by `and`. */
+	function matches(file: DriveFile, q: string): boolean {
+		for (const clause of q
+			.split(/\s+and\s+/i)
+			.map((part) => part.trim())
+			.filter(Boolean)) {
+			let m = /^trashed\s*=\s*(true|false)$/.exec(clause)
+			if (m) {
+				if (file.trashed !== (m[1] === 'true')) return false
+				continue
+			}
+			m = /^'([^']+)'\s+in\s+parents$/.exec(clause)
+			if (m) {
+				if (!file.parents.includes(m[1]!)) return false
+				continue
+			}
+			m = /^mimeType\s*(!=|=)\s*'([^']+)'$/.exec(clause)
+			if (m) {
+				if ((file.mimeType === m[2]) !== (m[1] === '=')) return false
+				continue
+			}
+			throw new Error(`unsupported q clause: ${clause}`)
+		}
+		return true
+	}
+
+	function page<T>(items: T[], url: URL, defaultSize: number) {
+		const size = Math.min(Number(url.searchParams.get('pageSize') ?? defaultSize), 1000)
+		const start = Number(url.searchParams.get('pageToken') ?? 0)
+		const slice = items.slice(start, start + size)
+		const next = start + size < items.length ? String(start + size) : undefined
+		return { slice, next }
+	}
+
+	google.route('GET', /^\/drive\/v3\/about$/, ({ email }) =>
+		json({ user: { displayName: 'Ada', emailAddress: email } }),
+	)
+
+	google.route('GET', /^\/drive\/v3\/drives$/, ({ url }) => {
+		const all = [...drives].map(([id, name]) => ({ kind: 'drive#drive', id, name }))
+		const { slice, next } = page(all, url, 10)
+		return json({ drives: slice, ...(next ? { nextPageToken: next } : {}) })
+	})
+
+	google.route('GET', /^\/drive\/v3\/files$/, ({ url }) => {
+		const allDrives =
+			url.searchParams.get('includeItemsFromAllDrives') === 'true' &&
+			url.searchParams.get('supportsAllDrives') === 'true'
+		const corpora = url.searchParams.get('corpora') ?? 'user'
+		let q: string
+		try {
+			q = url.searchParams.get('q') ?? ''
+			const listed = [...files.values()]
+				.filter((file) => !file.driveId || (allDrives && corpora !== 'user'))
+				.filter((file) => matches(file, q))
+				.sort((a, b) => a.id.localeCompare(b.id))
+			const { slice, next } = page(listed, url, 100)
+			return json({ kind: 'drive#fileList', files: slice.map(resource), ...(next ? { nextPageToken: next } : {}) })
+		} catch (error) {
+			return apiError(400, 'invalid', `Invalid Value: ${(error as Error).message}`)
+		}
+	})
+
+	google.route('GET', /^\/drive\/v3\/files\/([^/]+)$/, async ({ url, params }) => {
+		const file = files.get(params[0]!)
+		if (!file || !visible(file, url)) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
+		if (url.searchParams.get('alt') !== 'media') return json(resource(file))
+		if (!file.content) return apiError(403, 'fileNotDownloadable', 'Only files with binary content can be downloaded.')
+		if (options.contentDelayMs) await Bun.sleep(options.contentDelayMs)
+		return new Response(file.content, { headers: { 'content-type': file.mimeType } })
+	})
+
+	google.route('GET', /^\/drive\/v3\/files\/([^/]+)\/export$/, async ({ url, params }) => {
+		const file = files.get(params[0]!)
+		if (!file || !visible(file, url)) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
+		const type = url.searchParams.get('mimeType') ?? ''
+		const exported = file.exports?.[type]
+		if (exported === undefined) return apiError(400, 'badRequest', 'The requested conversion is not supported.')
+		const bytes = bytesOf(exported)
+		if (bytes.length > EXPORT_LIMIT) {
+			return apiError(403, 'exportSizeLimitExceeded', 'This file is too large to be exported.')
+		}
+		if (options.contentDelayMs) await Bun.sleep(options.contentDelayMs)
+		return new Response(bytes, { headers: { 'content-type': type } })
+	})
+
+	google.route('GET', /^\/drive\/v3\/changes\/startPageToken$/, () =>
+		json({ kind: 'drive#startPageToken', startPageToken: String(changes.length + 1) }),
+	)
+
+	google.route('GET', /^\/drive\/v3\/changes$/, ({ url }) => {
+		const token = Number(url.searchParams.get('pageToken'))
+		if (!Number.isInteger(token) || token < 1) return apiError(400, 'invalid', 'Invalid Value: pageToken')
+		const allDrives =
+			url.searchParams.get('includeItemsFromAllDrives') === 'true' &&
+			url.searchParams.get('supportsAllDrives') === 'true'
+		const includeRemoved = url.searchParams.get('includeRemoved') !== 'false'
+		const size = Math.min(Number(url.searchParams.get('pageSize') ?? 100), 1000)
+		const slice = changes.slice(token - 1, token - 1 + size)
+		const end = token - 1 + slice.length
+		const listed = slice
+			.filter((change) => !change.driveId || allDrives)
+			.filter((change) => includeRemoved || !change.removed)
+			.map((change) => {
+				const file = files.get(change.fileId)
+				return {
+					kind: 'drive#change',
+					changeType: 'file',
+					fileId: change.fileId,
+					removed: change.removed || !file,
+					time: change.time,
+					...(file && !change.removed ? { file: resource(file) } : {}),
+				}
+			})
+		return json({
+			kind: 'drive#changeList',
+			changes: listed,
+			...(end < changes.length ? { nextPageToken: String(end + 1) } : { newStartPageToken: String(end + 1) }),
+		})
+	})
+
+	google.route('POST', /^\/drive\/v3\/changes\/watch$/, async ({ request, url }) => {
+		if (!url.searchParams.get('pageToken')) return apiError(400, 'required', 'Required parameter: pageToken')
+		const body = (await request.json()) as {
+			id?: string
+			type?: string
+			address?: string
+			token?: string
+			expiration?: string
+		}
+		if (!body.id || body.type !== 'web_hook' || !body.address) return apiError(400, 'invalid', 'Invalid channel')
+		if (channels.some((channel) => channel.id === body.id)) {
+			return apiError(400, 'channelIdNotUnique', `Channel id ${body.id} not unique`)
+		}
+		const asked = body.expiration ? Number(body.expiration) : Date.now() + 3600_000
+		const channel: Channel = {
+			id: body.id,
+			resourceId: `resource-${crypto.randomUUID().slice(0, 8)}`,
+			token: body.token ?? '',
+			address: body.address,
+			expiration: Math.min(asked, Date.now() + channelLifetime),
+			stopped: false,
+			messages: 0,
+		}
+		channels.push(channel)
+		return json({
+			kind: 'api#channel',
+			id: channel.id,
+			resourceId: channel.resourceId,
+			resourceUri: `${google.url}/drive/v3/changes?alt=json&pageToken=${url.searchParams.get('pageToken')}`,
+			token: channel.token,
+			expiration: String(channel.expiration),
+		})
+	})
+
+	google.route('POST', /^\/drive\/v3\/channels\/stop$/, async ({ request }) => {
+		const body = (await request.json()) as { id?: string; resourceId?: string }
+		const channel = channels.find((c) => c.id === body.id && c.resourceId === body.resourceId && !c.stopped)
+		if (!channel) return apiError(404, 'notFound', `Channel '${body.id}' not found for project`)
+		channel.stopped = true
+		return new Response(null, { status: 204 })
+	})
+
+	function put(
+		input: Omit<DriveFile, 'id' | 'version' | 'modifiedTime' | 'trashed' | 'parents'> & {
+			parents?: string[]
+		},
+	): DriveFile {
+		const file: DriveFile = {
+			...input,
+			id: newId(input.mimeType === FOLDER ? 'fold' : 'file'),
+			parents: input.parents ?? ['root'],
+			trashed: false,
+			version: 1,
+			modifiedTime: now(),
+		}
+		files.set(file.id, file)
+		record(file)
+		return file
+	}
+
+	const descendants = (id: string): DriveFile[] =>
+		[...files.values()]
+			.filter((file) => file.parents.includes(id))
+			.flatMap((file) => [file, ...(file.mimeType === FOLDER ? descendants(file.id) : [])])
+
+	return {
+		files,
+		channels,
+		folder: (name: string, parent = 'root') => put({ name, mimeType: FOLDER, parents: [parent] }).id,
+		/** A Google Doc whose Markdown export is `markdown`. */
+		doc: (name: string, markdown: string, parent = 'root') =>
+			put({ name, mimeType: DOC, parents: [parent], exports: { 'text/markdown': markdown, 'text/plain': markdown } }),
+		/** A Google Sheet: its xlsx export holds every sheet; CSV only the first, as Drive's does. */
+		sheet: (name: string, xlsx: Uint8Array, firstSheetCsv: string, parent = 'root') =>
+			put({ name, mimeType: SHEET, parents: [parent], exports: { [XLSX]: xlsx, 'text/csv': firstSheetCsv } }),
+		slides: (name: string, text: string, parent = 'root') =>
+			put({ name, mimeType: SLIDES, parents: [parent], exports: { 'text/plain': text } }),
+		/** A Google file of another kind (a form, a drawing), with whatever exports it has. */
+		googleFile: (name: string, mimeType: string, exports: Record<string, string> = {}, parent = 'root') =>
+			put({ name, mimeType, parents: [parent], exports }),
+		file: (name: string, mimeType: string, content: Uint8Array | string, parent = 'root', claimedSize?: number) =>
+			put({ name, mimeType, parents: [parent], content: bytesOf(content), ...(claimedSize ? { claimedSize } : {}) }),
+		/** A shared drive; its id also names its root folder. */
+		sharedDrive(name: string): string {
+			const id = newId('0A')
+			drives.set(id, name)
+			files.set(id, {
+				id,
+				name,
+				mimeType: FOLDER,
+				parents: [],
+				trashed: false,
+				version: 1,
+				modifiedTime: now(),
+				driveId: id,
+			})
+			return id
+		},
+		/** A file in a shared drive (directly under its root, or under `parent`). */
+		sharedFile(driveId: string, name: string, markdown: string, parent = driveId) {
+			const file = put({ name, mimeType: DOC, parents: [parent], exports: { 'text/markdown': markdown }, driveId })
+			return file
+		},
+		/** Changes a file (content, name or exports) as an edit in Drive does. */
+		update(id: string, patch: Partial<Pick<DriveFile, 'name' | 'content' | 'exports' | 'parents'>>) {
+			const file = files.get(id)!
+			Object.assign(file, patch, { version: file.version + 1, modifiedTime: now() })
+			record(file)
+		},
+		/** Moves a file (or a folder with everything in it) to the trash. */
+		trash(id: string) {
+			for (const file of [files.get(id)!, ...descendants(id)]) {
+				file.trashed = true
+				file.version++
+				record(file)
+			}
+		},
+		/** Deletes a file for good (or the user lost access): the feed reports it removed. */
+		remove(id: string) {
+			const file = files.get(id)!
+			files.delete(id)
+			record(file, true)
+		},
+		liveChannels: () => channels.filter((channel) => !channel.stopped),
+		/** The notification Drive sends a channel; `token` and `id` override the real ones (forgeries). */
+		notification(channel: Channel, state = 'change', over: { token?: string; id?: string } = {}) {
+			channel.messages++
+			return {
+				'x-goog-channel-id': over.id ?? channel.id,
+				'x-goog-channel-token': over.token ?? channel.token,
+				'x-goog-channel-expiration': new Date(channel.expiration).toUTCString(),
+				'x-goog-resource-id': channel.resourceId,
+				'x-goog-resource-uri': `${google.url}/drive/v3/changes?alt=json`,
+				'x-goog-resource-state': state,
+				'x-goog-message-number': String(channel.messages),
+			}
+		},
+		downloads: () => google.log.filter((line) => line.includes('alt=media') || line.includes('/export?')).length,
+	}
+}
+
+export type DriveEmulator = ReturnType<typeof addDriveRoutes>
