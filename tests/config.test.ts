@@ -45,6 +45,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
@@ -63,6 +64,7 @@ describe('configuration', () => {
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
@@ -82,6 +84,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-llm',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:web-crawler',
@@ -110,6 +113,7 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'gmail',
 			'google-drive',
 			'granola',
 			'web-crawler',
@@ -123,7 +127,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, google-drive, granola, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, web-crawler)',
 		)
 	})
 })

@@ -1,12 +1,10 @@
-/** Where the Gmail connector finds Google, and how it reads mail. */
-export interface GmailOptions {
-	/** Origin of Gmail's REST API (googleapis keeps only the origin). Default `https://gmail.googleapis.com/`. */
-	apiUrl?: string
-	/** Google's OAuth endpoints: an emulator or a proxy replaces them. */
-	authorizeUrl?: string
-	tokenUrl?: string
-	revokeUrl?: string
-	userinfoUrl?: string
+import type { GoogleEndpointOptions } from '../google/index.ts'
+
+/**
+ * Where the Gmail connector finds Google (`apiUrl`: the origin of Gmail's and userinfo's paths, unset: Google's own),
+ * and how it reads mail.
+ */
+export interface GmailOptions extends GoogleEndpointOptions {
 	/** Pub/Sub push: the topic `users.watch` publishes to (`projects/P/topics/T`); none: no push, schedule only. */
 	pubsubTopic?: string
 	/** The audience configured on the push subscription; the push's OIDC token must name it. */

@@ -6,8 +6,8 @@ import { type GmailSettings, INBOX } from './options.ts'
 const HIDDEN = new Set(['TRASH', 'SPAM', 'DRAFT', 'UNREAD', 'CHAT'])
 
 /** The mailbox's labels (INBOX is always imported; the others are chosen). */
-export async function listLabels(apiUrl: string, ctx: SyncContext<GmailSettings>): Promise<ResourcePage> {
-	const gmail = await gmailClient(apiUrl, await ctx.accessToken())
+export async function listLabels(apiUrl: string | undefined, ctx: SyncContext<GmailSettings>): Promise<ResourcePage> {
+	const gmail = await gmailClient(apiUrl, ctx)
 	const { data } = await guarded(() => gmail.users.labels.list({ userId: 'me' }))
 	const resources = (data.labels ?? [])
 		.filter((label) => label.id && !HIDDEN.has(label.id) && !label.id.startsWith('CATEGORY_'))

@@ -17,11 +17,11 @@ const HISTORY_PER_PAGE = 500
 export async function* syncGmail(
 	ctx: SyncContext<GmailSettings>,
 	cursor: GmailCursor | null,
-	options: { apiUrl: string; limits: ThreadLimits },
+	options: { apiUrl: string | undefined; limits: ThreadLimits },
 ): AsyncGenerator<Event> {
 	const includeAttachments = ctx.settings.includeAttachments || ctx.metadata.includeAttachments === true
 	const run: GmailRun = {
-		gmail: await gmailClient(options.apiUrl, await ctx.accessToken()),
+		gmail: await gmailClient(options.apiUrl, ctx),
 		ctx,
 		limits: options.limits,
 		includeAttachments,

@@ -4,7 +4,7 @@ import { gmailClient, guarded, statusOf } from './client.ts'
 import { type GmailSettings, wantedLabels } from './options.ts'
 
 export interface PushOptions {
-	apiUrl: string
+	apiUrl: string | undefined
 	topic: string | null
 	audience: string | null
 	serviceAccount: string | null
@@ -50,7 +50,7 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		return keys
 	}
 	const watch = async (ctx: SyncContext<GmailSettings>) => {
-		const gmail = await gmailClient(options.apiUrl, await ctx.accessToken())
+		const gmail = await gmailClient(options.apiUrl, ctx)
 		const { data } = await guarded(() =>
 			gmail.users.watch({
 				userId: 'me',
@@ -101,7 +101,7 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 			return { expiresAt: (await watch(ctx)).expiresAt }
 		},
 		async unsubscribe(ctx) {
-			const gmail = await gmailClient(options.apiUrl, await ctx.accessToken())
+			const gmail = await gmailClient(options.apiUrl, ctx)
 			try {
 				await gmail.users.stop({ userId: 'me' })
 			} catch (error) {

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto'
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
+import { apiError, type GoogleEmulator, json, startGoogleEmulator } from './google.ts'
 
 /**
- * A local Google for the Gmail connector: the OAuth endpoints (authorization with PKCE, code exchange, refresh,
- * revocation, userinfo), Gmail's REST paths at the origin's root (as googleapis' `rootUrl` keeps only the origin),
- * and Pub/Sub push deliveries whose OIDC token is signed by keys it serves at `/oauth2/v3/certs`.
- * Real HTTP on 127.0.0.1, so googleapis and the OAuth client run unchanged against it.
+ * Gmail v1 on the Google emulator (`google.ts`): profile, labels, threads, raw messages, the mailbox history (404
+ * for a start older than it keeps), watch and stop; and Pub/Sub push deliveries whose OIDC token is signed by keys
+ * served at `/oauth2/v3/certs`. State is in memory; every change adds a history record, as Gmail's do.
  */
 
 interface StoredMessage {
@@ -25,17 +24,7 @@ interface HistoryRecord {
 	labelIds?: string[]
 }
 
-interface Grant {
-	expiresAt: number
-	revoked: boolean
-}
-
-export interface GmailEmulatorOptions {
-	clientId?: string
-	clientSecret?: string
-	emailAddress?: string
-	/** Seconds access tokens live (Google's are an hour). */
-	tokenLifetimeSeconds?: number
+export interface GmailRouteOptions {
 	/** Milliseconds each raw message read waits (to interrupt a sync in its middle). */
 	messageDelayMs?: number
 }
@@ -130,88 +119,23 @@ export function buildMessage(input: MailInput): string {
 	return `${headers.join('\r\n')}\r\n${body}\r\n`
 }
 
-export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
-	const clientId = options.clientId ?? 'emulated-google-client'
-	const clientSecret = options.clientSecret ?? 'emulated-google-secret'
-	const emailAddress = options.emailAddress ?? 'anna@example.com'
-	const tokenLifetime = options.tokenLifetimeSeconds ?? 3600
+export async function addGmailRoutes(google: GoogleEmulator, options: GmailRouteOptions = {}) {
+	const emailAddress = google.email
 	const messages = new Map<string, StoredMessage>()
 	const history: HistoryRecord[] = []
 	const userLabels = new Map<string, string>()
-	const codes = new Map<string, { redirectUri: string; challenge: string | null }>()
-	const grants = new Map<string, Grant>()
-	const refreshTokens = new Set<string>()
 	const log: string[] = []
 	const watches: { topicName: string; labelIds: string[] }[] = []
 	let historyId = 1000
 	let oldestHistoryId = 0
 	let nextId = 1
 	let revokeAfterReads: number | null = null
-	const pageSize = { threads: null as number | null }
+	let threadPageSize: number | null = null
 
 	const signing = await generateKeyPair('RS256', { extractable: true })
 	const forging = await generateKeyPair('RS256', { extractable: true })
 	const publicJwk: JWK = { ...(await exportJWK(signing.publicKey)), kid: 'emulator-key', alg: 'RS256', use: 'sig' }
-
-	const json = (body: unknown, status = 200) =>
-		new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
-	const error = (status: number, message: string) => json({ error: { code: status, message, errors: [] } }, status)
-
-	function issue(): Record<string, unknown> {
-		const access = `ya29.${crypto.randomUUID().replaceAll('-', '')}`
-		const refresh = `1//${crypto.randomUUID().replaceAll('-', '')}`
-		grants.set(access, { expiresAt: Date.now() + tokenLifetime * 1000, revoked: false })
-		refreshTokens.add(refresh)
-		return {
-			access_token: access,
-			refresh_token: refresh,
-			expires_in: tokenLifetime,
-			token_type: 'Bearer',
-			scope: 'openid email https://www.googleapis.com/auth/gmail.readonly',
-		}
-	}
-
-	function clientOk(request: Request, form: URLSearchParams): boolean {
-		const header = request.headers.get('authorization')
-		if (header?.startsWith('Basic ')) {
-			const [id, secret] = Buffer.from(header.slice(6), 'base64').toString().split(':')
-			return decodeURIComponent(id ?? '') === clientId && decodeURIComponent(secret ?? '') === clientSecret
-		}
-		return form.get('client_id') === clientId && form.get('client_secret') === clientSecret
-	}
-
-	async function token(request: Request): Promise<Response> {
-		const form = new URLSearchParams(await request.text())
-		const refused = (code: string, description: string) => json({ error: code, error_description: description }, 400)
-		if (!clientOk(request, form)) return json({ error: 'invalid_client' }, 401)
-		if (form.get('grant_type') === 'refresh_token') {
-			if (!refreshTokens.has(form.get('refresh_token') ?? ''))
-				return refused('invalid_grant', 'Token has been expired or revoked.')
-			log.push('POST refresh')
-			// Google keeps the refresh token: the answer carries only a new access token.
-			const { refresh_token: _, ...rest } = issue()
-			return json(rest)
-		}
-		const code = codes.get(form.get('code') ?? '')
-		if (!code) return refused('invalid_grant', 'Malformed auth code.')
-		codes.delete(form.get('code') ?? '')
-		if (code.redirectUri !== form.get('redirect_uri')) return refused('redirect_uri_mismatch', 'Bad Request')
-		if (code.challenge) {
-			const verifier = form.get('code_verifier') ?? ''
-			if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
-				return refused('invalid_grant', 'Invalid code verifier.')
-			}
-		}
-		log.push('POST exchange')
-		return json(issue())
-	}
-
-	function authorized(request: Request): Grant | null {
-		const tokenValue = (request.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '')
-		const grant = grants.get(tokenValue)
-		if (!grant || grant.revoked || grant.expiresAt < Date.now()) return null
-		return grant
-	}
+	const notFound = () => apiError(404, 'notFound', 'Requested entity was not found.')
 
 	function record(kind: HistoryKind, message: StoredMessage, labelIds?: string[]) {
 		historyId++
@@ -235,141 +159,96 @@ export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
 		historyId: String(threadHistoryId(m.threadId)),
 	})
 
-	async function gmailApi(request: Request, url: URL): Promise<Response> {
-		const parts = url.pathname.split('/').filter(Boolean).slice(4).map(decodeURIComponent)
-		const grant = authorized(request)
-		if (!grant) return error(401, 'Request had invalid authentication credentials.')
-		log.push(`${request.method} /${parts.join('/')}`)
-		const [resource, id] = parts
-		if (resource === 'profile') {
-			return json({
-				emailAddress,
-				historyId: String(historyId),
-				messagesTotal: messages.size,
-				threadsTotal: new Set([...messages.values()].map((m) => m.threadId)).size,
-			})
-		}
-		if (resource === 'labels') {
-			return json({
-				labels: [
-					...SYSTEM_LABELS.map((label) => ({ id: label, name: label, type: 'system' })),
-					...[...userLabels].map(([labelId, name]) => ({ id: labelId, name, type: 'user' })),
-				],
-			})
-		}
-		if (resource === 'threads' && !id) {
-			const wanted = url.searchParams.getAll('labelIds')
-			const includeSpamTrash = url.searchParams.get('includeSpamTrash') === 'true'
-			const threads = new Map<string, number>()
-			for (const m of messages.values()) {
-				if (!includeSpamTrash && (m.labelIds.has('TRASH') || m.labelIds.has('SPAM'))) continue
-				if (!wanted.every((label) => m.labelIds.has(label))) continue
-				threads.set(m.threadId, Math.max(threads.get(m.threadId) ?? 0, m.internalDate))
-			}
-			const ordered = [...threads].sort((a, b) => b[1] - a[1]).map(([threadId]) => threadId)
-			const size = pageSize.threads ?? Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
-			const start = Number(url.searchParams.get('pageToken') ?? 0)
-			const page = ordered.slice(start, start + size)
-			return json({
-				threads: page.map((threadId) => ({ id: threadId, historyId: String(threadHistoryId(threadId)), snippet: '' })),
-				...(start + size < ordered.length ? { nextPageToken: String(start + size) } : {}),
-				resultSizeEstimate: ordered.length,
-			})
-		}
-		if (resource === 'threads' && id) {
-			const list = threadMessages(id)
-			if (list.length === 0) return error(404, 'Requested entity was not found.')
-			return json({ id, historyId: String(threadHistoryId(id)), messages: list.map(minimal) })
-		}
-		if (resource === 'messages' && id) {
-			const m = messages.get(id)
-			if (!m) return error(404, 'Requested entity was not found.')
-			if (revokeAfterReads !== null && revokeAfterReads-- <= 0) {
-				revokeAfterReads = null
-				grant.revoked = true
-				return error(401, 'Request had invalid authentication credentials.')
-			}
-			if (options.messageDelayMs) await Bun.sleep(options.messageDelayMs)
-			return json({ ...minimal(m), raw: m.raw.toString('base64url') })
-		}
-		if (resource === 'history') {
-			const start = Number(url.searchParams.get('startHistoryId'))
-			if (!start || start < oldestHistoryId) return error(404, 'Requested entity was not found.')
-			const records = history.filter((h) => h.id > start)
-			const size = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
-			const offset = Number(url.searchParams.get('pageToken') ?? 0)
-			const page = records.slice(offset, offset + size)
-			return json({
-				history: page.map((h) => ({
-					id: String(h.id),
-					messages: [h.message],
-					[h.kind]: [{ message: h.message, ...(h.labelIds ? { labelIds: h.labelIds } : {}) }],
-				})),
-				historyId: String(historyId),
-				...(offset + size < records.length ? { nextPageToken: String(offset + size) } : {}),
-			})
-		}
-		if (resource === 'watch' && request.method === 'POST') {
-			const body = (await request.json()) as { topicName: string; labelIds: string[] }
-			watches.push({ topicName: body.topicName, labelIds: body.labelIds })
-			return json({ historyId: String(historyId), expiration: String(Date.now() + 7 * 24 * 3_600_000) })
-		}
-		if (resource === 'stop' && request.method === 'POST') return new Response(null, { status: 204 })
-		return error(404, 'Not found')
-	}
+	const gmail = (method: string, path: string, handler: Parameters<GoogleEmulator['route']>[2]) =>
+		google.route(method, new RegExp(`^/gmail/v1/users/me/${path}$`), (context) => {
+			log.push(`${method} /${context.url.pathname.split('/').slice(5).join('/')}`)
+			return handler(context)
+		})
 
-	const server = Bun.serve({
-		port: 0,
-		hostname: '127.0.0.1',
-		async fetch(request) {
-			const url = new URL(request.url)
-			if (url.pathname === '/o/oauth2/v2/auth') {
-				const code = crypto.randomUUID()
-				codes.set(code, {
-					redirectUri: url.searchParams.get('redirect_uri') ?? '',
-					challenge: url.searchParams.get('code_challenge'),
-				})
-				const target = new URL(url.searchParams.get('redirect_uri') ?? '')
-				target.searchParams.set('code', code)
-				target.searchParams.set('state', url.searchParams.get('state') ?? '')
-				return new Response(null, { status: 302, headers: { location: target.toString() } })
-			}
-			if (url.pathname === '/token' && request.method === 'POST') return token(request)
-			if (url.pathname === '/revoke' && request.method === 'POST') {
-				const form = new URLSearchParams(await request.text())
-				const value = form.get('token') ?? url.searchParams.get('token') ?? ''
-				refreshTokens.delete(value)
-				const grant = grants.get(value)
-				if (grant) grant.revoked = true
-				log.push('POST revoke')
-				return json({})
-			}
-			if (url.pathname === '/v1/userinfo') {
-				if (!authorized(request)) return error(401, 'Invalid Credentials')
-				return json({ sub: '1234', email: emailAddress, email_verified: true })
-			}
-			if (url.pathname === '/oauth2/v3/certs') return json({ keys: [publicJwk] })
-			if (url.pathname.startsWith('/gmail/v1/users/me/')) return gmailApi(request, url)
-			return error(404, 'Not found')
-		},
+	google.route('GET', /^\/oauth2\/v3\/certs$/, () => json({ keys: [publicJwk] }), { public: true })
+	gmail('GET', 'profile', () =>
+		json({
+			emailAddress,
+			historyId: String(historyId),
+			messagesTotal: messages.size,
+			threadsTotal: new Set([...messages.values()].map((m) => m.threadId)).size,
+		}),
+	)
+	gmail('GET', 'labels', () =>
+		json({
+			labels: [
+				...SYSTEM_LABELS.map((label) => ({ id: label, name: label, type: 'system' })),
+				...[...userLabels].map(([labelId, name]) => ({ id: labelId, name, type: 'user' })),
+			],
+		}),
+	)
+	gmail('GET', 'threads', ({ url }) => {
+		const wanted = url.searchParams.getAll('labelIds')
+		const includeSpamTrash = url.searchParams.get('includeSpamTrash') === 'true'
+		const threads = new Map<string, number>()
+		for (const m of messages.values()) {
+			if (!includeSpamTrash && (m.labelIds.has('TRASH') || m.labelIds.has('SPAM'))) continue
+			if (!wanted.every((label) => m.labelIds.has(label))) continue
+			threads.set(m.threadId, Math.max(threads.get(m.threadId) ?? 0, m.internalDate))
+		}
+		const ordered = [...threads].sort((a, b) => b[1] - a[1]).map(([threadId]) => threadId)
+		const size = threadPageSize ?? Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
+		const start = Number(url.searchParams.get('pageToken') ?? 0)
+		return json({
+			threads: ordered.slice(start, start + size).map((threadId) => ({
+				id: threadId,
+				historyId: String(threadHistoryId(threadId)),
+				snippet: '',
+			})),
+			...(start + size < ordered.length ? { nextPageToken: String(start + size) } : {}),
+			resultSizeEstimate: ordered.length,
+		})
 	})
-	const origin = `http://127.0.0.1:${server.port}`
+	gmail('GET', 'threads/([^/]+)', ({ params }) => {
+		const list = threadMessages(params[0]!)
+		if (list.length === 0) return notFound()
+		return json({ id: params[0], historyId: String(threadHistoryId(params[0]!)), messages: list.map(minimal) })
+	})
+	gmail('GET', 'messages/([^/]+)', async ({ params }) => {
+		const m = messages.get(params[0]!)
+		if (!m) return notFound()
+		if (revokeAfterReads !== null && revokeAfterReads-- <= 0) {
+			revokeAfterReads = null
+			google.revokeAll()
+			return apiError(401, 'authError', 'Request had invalid authentication credentials.')
+		}
+		if (options.messageDelayMs) await Bun.sleep(options.messageDelayMs)
+		return json({ ...minimal(m), raw: m.raw.toString('base64url') })
+	})
+	gmail('GET', 'history', ({ url }) => {
+		const start = Number(url.searchParams.get('startHistoryId'))
+		if (!start || start < oldestHistoryId) return notFound()
+		const records = history.filter((h) => h.id > start)
+		const size = Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
+		const offset = Number(url.searchParams.get('pageToken') ?? 0)
+		return json({
+			history: records.slice(offset, offset + size).map((h) => ({
+				id: String(h.id),
+				messages: [h.message],
+				[h.kind]: [{ message: h.message, ...(h.labelIds ? { labelIds: h.labelIds } : {}) }],
+			})),
+			historyId: String(historyId),
+			...(offset + size < records.length ? { nextPageToken: String(offset + size) } : {}),
+		})
+	})
+	gmail('POST', 'watch', async ({ request }) => {
+		const body = (await request.json()) as { topicName: string; labelIds: string[] }
+		watches.push({ topicName: body.topicName, labelIds: body.labelIds })
+		return json({ historyId: String(historyId), expiration: String(Date.now() + 7 * 24 * 3_600_000) })
+	})
+	gmail('POST', 'stop', () => new Response(null, { status: 204 }))
 
-	const emulator = {
-		url: origin,
-		clientId,
-		clientSecret,
+	return {
 		emailAddress,
 		log,
 		watches,
-		jwksUrl: `${origin}/oauth2/v3/certs`,
-		authorizeUrl: `${origin}/o/oauth2/v2/auth`,
-		tokenUrl: `${origin}/token`,
-		revokeUrl: `${origin}/revoke`,
-		userinfoUrl: `${origin}/v1/userinfo`,
+		jwksUrl: `${google.url}/oauth2/v3/certs`,
 		historyId: () => historyId,
-		/** A valid access token, as after an authorization (for testing a sync without the OAuth flow). */
-		accessToken: () => issue().access_token as string,
 		/** Creates a user label; returns its id. */
 		addLabel(name: string): string {
 			const id = `Label_${userLabels.size + 1}`
@@ -418,13 +297,9 @@ export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
 		revokeAfterMessageReads(reads: number) {
 			revokeAfterReads = reads
 		},
-		revokeAll() {
-			for (const grant of grants.values()) grant.revoked = true
-			refreshTokens.clear()
-		},
 		/** Threads per page of `threads.list` (overrides the client's maxResults), to make listings page. */
 		setThreadPageSize(size: number | null) {
-			pageSize.threads = size
+			threadPageSize = size
 		},
 		rawReads: () => log.filter((line) => line.startsWith('GET /messages/')).length,
 		/** A Pub/Sub push of a mailbox change, with its OIDC token, as the push subscription sends it. */
@@ -440,7 +315,7 @@ export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
 			const now = Math.floor(Date.now() / 1000)
 			const lifetime = input.expiresInSeconds ?? 3600
 			const jwt = await new SignJWT({
-				email: input.serviceAccount ?? 'push@project.iam.gserviceaccount.com',
+				email: input.serviceAccount ?? 'gmail-push@demo-project.iam.gserviceaccount.com',
 				email_verified: true,
 				azp: '1234567890',
 			})
@@ -458,16 +333,46 @@ export async function startGmailEmulator(options: GmailEmulatorOptions = {}) {
 			return {
 				body: JSON.stringify({
 					message: { data, messageId, message_id: messageId, publishTime: new Date().toISOString() },
-					subscription: 'projects/demo/subscriptions/gmail-push',
+					subscription: 'projects/demo-project/subscriptions/gmail-push',
 				}),
 				headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
 			}
 		},
-		stop() {
-			server.stop(true)
+	}
+}
+
+export type GmailRoutes = Awaited<ReturnType<typeof addGmailRoutes>>
+
+/** A Google emulator with Gmail's routes, and an access token got through its consent and token endpoints. */
+export async function startGmailEmulator(options: GmailRouteOptions & { tokenLifetimeSeconds?: number } = {}) {
+	const google = startGoogleEmulator({ tokenLifetimeSeconds: options.tokenLifetimeSeconds })
+	const mail = await addGmailRoutes(google, options)
+	return {
+		...mail,
+		google,
+		url: google.url,
+		stop: google.stop,
+		async accessToken(): Promise<string> {
+			const consent = new URL(`${google.url}/o/oauth2/v2/auth`)
+			consent.searchParams.set('client_id', google.clientId)
+			consent.searchParams.set('redirect_uri', 'http://127.0.0.1/callback')
+			consent.searchParams.set('state', 'test')
+			const redirect = await fetch(consent, { redirect: 'manual' })
+			const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!
+			const response = await fetch(`${google.url}/token`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({
+					grant_type: 'authorization_code',
+					code,
+					redirect_uri: 'http://127.0.0.1/callback',
+					client_id: google.clientId,
+					client_secret: google.clientSecret,
+				}),
+			})
+			return ((await response.json()) as { access_token: string }).access_token
 		},
 	}
-	return emulator
 }
 
 export type GmailEmulator = Awaited<ReturnType<typeof startGmailEmulator>>
