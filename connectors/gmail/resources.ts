@@ -17,7 +17,7 @@ export async function listLabels(apiUrl: string | undefined, ctx: SyncContext<Gm
 			type: label.type ?? 'user',
 			selected: label.id === INBOX || ctx.settings.labels.includes(label.id!),
 		}))
-	return { resources, totalCount: resources.length }
+	return { resources }
 }
 
 /** `[{ id: "Label_1" }, ...]` become the labels imported besides INBOX; a resource may carry `includeAttachments`. */
