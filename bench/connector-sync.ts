@@ -1,28 +1,88 @@
 /**
- * GitHub connector throughput: a repository of N Markdown files on the local GitHub emulator, synced by a real
- * in-process service (embedded store, local embedder, no memory extraction), timed from `configure` until every file
- * is imported and until every imported document is searchable (done). Meanwhile, and again once idle, the latency of
- * `POST /v3/search` shows what a running sync costs the API.
+ * Connector throughput: N documents on a local provider emulator (a GitHub repository of Markdown files, or a Google
+ * Drive of Docs), synced by a real in-process service (embedded store, local embedder, no memory extraction), timed
+ * from the start of the sync (GitHub: `configure`; Drive: the OAuth callback, whose first sync lists the whole
+ * Drive) until every document is imported and until every imported document is searchable (done). Meanwhile, and
+ * again once idle, the latency of `POST /v3/search` shows what a running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000]
+ *   bun bench/connector-sync.ts [--files 1000] [--provider github|google-drive]
  */
 import { github } from '../connectors/github/index.ts'
+import { googleDrive } from '../connectors/google-drive/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
-import { startTestService } from '../tests/helpers/service.ts'
+import { startGoogleEmulator } from '../tests/emulators/google.ts'
+import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
+import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
-const files = Number(process.argv[process.argv.indexOf('--files') + 1] || 1000) || 1000
-const emulator = startGithubEmulator()
-const content: Record<string, string> = {}
-for (let i = 0; i < files; i++) {
-	content[`docs/page-${i}.md`] =
-		`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
+const files = Number(arg('--files') || 1000) || 1000
+const provider = arg('--provider') ?? 'github'
+const body = (i: number) =>
+	`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+
+interface Setup {
+	env: Record<string, string>
+	plugin: ReturnType<typeof github> | ReturnType<typeof googleDrive>
+	/** Creates the connection; `start` begins the timed sync. */
+	connect(t: TestService): Promise<{ id: string; start: () => Promise<void> }>
+	stop(): void
 }
-emulator.createRepo('bench/pages', content)
-const t = await startTestService('pglite', {
-	env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-	plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-	extractor: null,
-})
+
+async function authorize(t: TestService, path: string) {
+	const created = await t.json('POST', path, { containerTag: 'bench' })
+	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+	const callback = new URL(consent.headers.get('location')!)
+	return {
+		id: created.body.id as string,
+		land: () => t.request('GET', `${callback.pathname}${callback.search}`, { key: null }),
+	}
+}
+
+function githubSetup(): Setup {
+	const emulator = startGithubEmulator()
+	const content: Record<string, string> = {}
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = body(i)
+	emulator.createRepo('bench/pages', content)
+	return {
+		env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
+		plugin: github({ apiUrl: emulator.url, webUrl: emulator.url }),
+		async connect(t) {
+			const { id, land } = await authorize(t, '/v3/connections/github')
+			await land()
+			return {
+				id,
+				start: async () => {
+					await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
+				},
+			}
+		},
+		stop: () => emulator.stop(),
+	}
+}
+
+function driveSetup(): Setup {
+	const google = startGoogleEmulator()
+	const drive = addDriveRoutes(google)
+	for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, body(i))
+	return {
+		env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+		plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
+		async connect(t) {
+			const { id, land } = await authorize(t, '/v3/connections/google-drive')
+			return {
+				id,
+				start: async () => {
+					await land()
+				},
+			}
+		},
+		stop: () => google.stop(),
+	}
+}
+
+if (provider !== 'github' && provider !== 'google-drive') throw new Error('--provider is github or google-drive')
+const setup = provider === 'github' ? githubSetup() : driveSetup()
+const t = await startTestService('pglite', { env: setup.env, plugins: [setup.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
 	const times: number[] = []
@@ -37,13 +97,9 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 try {
 	const idleBefore = await searchLatencies(50)
-	const created = await t.json('POST', '/v3/connections/github', { containerTag: 'bench' })
-	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-	const callback = new URL(consent.headers.get('location')!)
-	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
-	const id = created.body.id as string
+	const { id, start } = await setup.connect(t)
 	const started = performance.now()
-	await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
+	await start()
 	const during: number[] = []
 	let importedAt = 0
 	let doneAt = 0
@@ -65,7 +121,7 @@ try {
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
 	console.log(
-		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
+		`| ${provider} files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
 	console.log(`|---|---|---|---|---|---|`)
 	console.log(
@@ -73,5 +129,5 @@ try {
 	)
 } finally {
 	await t.stop()
-	emulator.stop()
+	setup.stop()
 }

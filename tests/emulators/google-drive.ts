@@ -168,8 +168,9 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 	})
 
 	google.route('GET', /^\/drive\/v3\/files\/([^/]+)\/export$/, async ({ url, params }) => {
+		// files.export takes no supportsAllDrives: shared drives' files export as any other.
 		const file = files.get(params[0]!)
-		if (!file || !visible(file, url)) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
+		if (!file) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
 		const type = url.searchParams.get('mimeType') ?? ''
 		const exported = file.exports?.[type]
 		if (exported === undefined) return apiError(400, 'badRequest', 'The requested conversion is not supported.')
