@@ -1,17 +1,20 @@
 /**
- * Connector throughput: N documents on a local provider emulator (a GitHub repository of Markdown files, or a Google
- * Drive of Docs), synced by a real in-process service (embedded store, local embedder, no memory extraction), timed
- * from the start of the sync (GitHub: `configure`; Drive: the OAuth callback, whose first sync lists the whole
- * Drive) until every document is imported and until every imported document is searchable (done). Meanwhile, and
- * again once idle, the latency of `POST /v3/search` shows what a running sync costs the API.
+ * Connector throughput: N documents on a local provider emulator (a GitHub repository of Markdown files, a Google
+ * Drive of Docs, or a mailbox of Gmail threads), synced by a real in-process service (embedded store, local embedder,
+ * no memory extraction), timed from the start of the sync (GitHub: `configure`; Drive and Gmail: the OAuth callback,
+ * whose first sync lists everything) until every document is imported and until every imported document is
+ * searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a running sync
+ * costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000] [--provider github|google-drive]
+ *   bun bench/connector-sync.ts [--files 1000] [--provider github|google-drive|gmail]
  */
 import { github } from '../connectors/github/index.ts'
+import { gmail } from '../connectors/gmail/index.ts'
 import { googleDrive } from '../connectors/google-drive/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
 import { startGoogleEmulator } from '../tests/emulators/google.ts'
 import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
+import { addGmailRoutes } from '../tests/emulators/google-gmail.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
@@ -22,7 +25,7 @@ const body = (i: number) =>
 
 interface Setup {
 	env: Record<string, string>
-	plugin: ReturnType<typeof github> | ReturnType<typeof googleDrive>
+	plugin: ReturnType<typeof github> | ReturnType<typeof googleDrive> | ReturnType<typeof gmail>
 	/** Creates the connection; `start` begins the timed sync. */
 	connect(t: TestService): Promise<{ id: string; start: () => Promise<void> }>
 	stop(): void
@@ -80,8 +83,35 @@ function driveSetup(): Setup {
 	}
 }
 
-if (provider !== 'github' && provider !== 'google-drive') throw new Error('--provider is github or google-drive')
-const setup = provider === 'github' ? githubSetup() : driveSetup()
+/** A mailbox of N threads of two messages each (a question and a reply quoting it). */
+async function gmailSetup(): Promise<Setup> {
+	const google = startGoogleEmulator()
+	const mail = await addGmailRoutes(google)
+	for (let i = 0; i < files; i++) {
+		const { threadId } = mail.deliver({ subject: `Station ${i}`, text: `How often does station ${i} run?` })
+		mail.deliver(
+			{ subject: `Re: Station ${i}`, text: `${body(i)}\n\nOn Monday, Anna wrote:\n> How often does station ${i} run?` },
+			{ threadId },
+		)
+	}
+	return {
+		env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+		plugin: gmail({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
+		async connect(t) {
+			const { id, land } = await authorize(t, '/v3/connections/gmail')
+			return { id, start: async () => void (await land()) }
+		},
+		stop: () => google.stop(),
+	}
+}
+
+const setups: Record<string, () => Setup | Promise<Setup>> = {
+	github: githubSetup,
+	'google-drive': driveSetup,
+	gmail: gmailSetup,
+}
+if (!setups[provider]) throw new Error(`--provider is one of ${Object.keys(setups).join(', ')}`)
+const setup = await setups[provider]!()
 const t = await startTestService('pglite', { env: setup.env, plugins: [setup.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
