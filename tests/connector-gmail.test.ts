@@ -91,7 +91,7 @@ describe('Gmail sync', () => {
 		expect(content.split('Thursday works for me').length - 1).toBe(1)
 		expect(content).not.toContain('wrote:')
 		expect(h.cursor).toMatchObject({ historyId: String(emulator.historyId()), fullLabel: null })
-	})
+	}, 60_000)
 
 	it('reads HTML-only mail through the readability path, quoted-printable bodies and a non-UTF-8 charset', async () => {
 		const local = await startGmailEmulator()
@@ -128,7 +128,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('imports INBOX and the chosen labels only; choosing another label lists everything again', async () => {
 		const local = await startGmailEmulator()
@@ -161,7 +161,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('syncs incrementally from the history id: new threads, replies, trash and deletions', async () => {
 		const local = await startGmailEmulator()
@@ -211,7 +211,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('lists everything again when Google no longer has the history since the cursor (404)', async () => {
 		const local = await startGmailEmulator()
@@ -240,7 +240,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('fails only the thread of a malformed message, an unknown charset or a message over the size cap', async () => {
 		const local = await startGmailEmulator()
@@ -264,7 +264,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('imports supported attachments as their own items when asked, and removes them with their thread', async () => {
 		const local = await startGmailEmulator()
@@ -302,7 +302,7 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('stops at documentLimit and throws ConnectorAuthError for a revoked grant', async () => {
 		const local = await startGmailEmulator()
@@ -314,12 +314,14 @@ describe('Gmail sync', () => {
 
 			const revoked = setup(local)
 			local.revokeAfterMessageReads(1)
-			await expect(revoked.run()).rejects.toBeInstanceOf(ConnectorAuthError)
+			// Awaited before asserting: expect().rejects waits without delivering the worker thread's answers.
+			const refused = await revoked.run().catch((error: unknown) => error)
+			expect(refused).toBeInstanceOf(ConnectorAuthError)
 			expect(revoked.h.documents.size).toBe(1)
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 
 	it('resumes an interrupted full listing from its page, and renders a raw message built elsewhere', async () => {
 		const local = await startGmailEmulator()
@@ -347,5 +349,5 @@ describe('Gmail sync', () => {
 		} finally {
 			local.stop()
 		}
-	})
+	}, 60_000)
 })

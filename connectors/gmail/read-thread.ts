@@ -1,12 +1,16 @@
 import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
-import type { ExternalDocument } from '../../core/index.ts'
+import { type ExternalDocument, runIsolated } from '../../core/index.ts'
 import { attachmentDocuments } from './attachments.ts'
-import { ownText } from './body.ts'
 import { guarded, statusOf } from './client.ts'
-import { decodeMessage, UnreadableMessageError } from './mime.ts'
+import type { ReadMessage } from './in-thread.ts'
+import { UnreadableMessageError } from './mime.ts'
 import { DISCARDED_LABELS, wantedLabels } from './options.ts'
 import { type GmailRun, versionOf } from './run.ts'
 import { dateOf, renderThread, type ThreadMessage } from './thread.ts'
+
+const IN_THREAD = new URL('./in-thread.ts', import.meta.url).href
+/** A thread's messages are read in a worker thread within this time, or the thread fails. */
+const READ_TIMEOUT_MS = 60_000
 
 export type ThreadRead =
 	| { kind: 'gone' }
@@ -46,7 +50,7 @@ export async function readThread(run: GmailRun, threadId: string, listing: boole
 			`GMAIL_MESSAGE_TOO_LARGE: message ${tooLarge.id} is ${tooLarge.sizeEstimate} bytes (limit ${run.limits.maxMessageBytes})`,
 		)
 	}
-	const messages: ThreadMessage[] = []
+	const raws: { id: string; raw: Uint8Array; internalDate: number }[] = []
 	for (const message of kept) {
 		const { data } = await guarded(() => run.gmail.users.messages.get({ userId: 'me', id: message.id!, format: 'raw' }))
 		const raw = Buffer.from(data.raw ?? '', 'base64url')
@@ -55,18 +59,18 @@ export async function readThread(run: GmailRun, threadId: string, listing: boole
 				`GMAIL_MESSAGE_TOO_LARGE: message ${message.id} is ${raw.length} bytes (limit ${run.limits.maxMessageBytes})`,
 			)
 		}
-		let decoded: ThreadMessage['decoded']
-		try {
-			decoded = await decodeMessage(raw)
-		} catch (error) {
-			if (error instanceof UnreadableMessageError) {
-				throw new UnreadableMessageError(`message ${message.id}: ${error.message}`)
-			}
-			throw error
-		}
-		messages.push({ id: message.id!, internalDate: Number(data.internalDate ?? 0), decoded, body: '' })
+		raws.push({ id: message.id!, raw: new Uint8Array(raw), internalDate: Number(data.internalDate ?? 0) })
 	}
-	for (const message of messages) message.body = await ownText(message.decoded)
+	const read = await runIsolated<ReadMessage[]>(IN_THREAD, 'readMessages', [raws.map(({ id, raw }) => ({ id, raw }))], {
+		timeoutMs: READ_TIMEOUT_MS,
+		signal: run.ctx.signal,
+	})
+	const messages: ThreadMessage[] = raws.map((raw, index) => ({
+		id: raw.id,
+		internalDate: raw.internalDate,
+		decoded: read[index]!.decoded,
+		body: read[index]!.body,
+	}))
 	const { title, content } = renderThread(messages)
 	const first = [...messages].sort((a, b) => a.internalDate - b.internalDate)
 	const names = messages.flatMap((message) => message.decoded.attachments.map((attachment) => attachment.name))
