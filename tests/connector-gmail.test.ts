@@ -93,7 +93,7 @@ describe('Gmail sync', () => {
 		expect(h.cursor).toMatchObject({ historyId: String(emulator.historyId()), fullLabel: null })
 	}, 60_000)
 
-	it('reads HTML-only mail through the readability path, quoted-printable bodies and a non-UTF-8 charset', async () => {
+	it('reads HTML-only mail through the readability path (quotes left out, forwards kept), quoted-printable and a non-UTF-8 charset', async () => {
 		const local = await startGmailEmulator()
 		try {
 			const html = local.deliver({
@@ -113,8 +113,20 @@ describe('Gmail sync', () => {
 				charset: 'utf-8',
 				encoding: 'quoted-printable',
 			})
+			const outlook = local.deliver({
+				subject: 'RE: Meeting',
+				html: '<div>Sure, Thursday at ten.</div><div id="appendonsend"></div><hr><div id="divRplyFwdMsg"><b>From:</b> Bob<br><b>Sent:</b> Monday</div><div>Can we meet this week?</div>',
+			})
+			const forward = local.deliver({
+				subject: 'Fwd: Budget',
+				html: '<div dir="ltr">FYI, see below.<div class="gmail_quote"><div class="gmail_attr">---------- Forwarded message ---------<br>From: Bob</div><div>The budget is 10k for 2027.</div></div></div>',
+			})
 			const { h, run } = setup(local)
 			expect(failures(await run())).toEqual([])
+			expect(h.documents.get(outlook.threadId)!.content).toContain('Sure, Thursday at ten.')
+			expect(h.documents.get(outlook.threadId)!.content).not.toContain('Can we meet this week?')
+			// A forward is new to the thread: what it forwards is kept.
+			expect(h.documents.get(forward.threadId)!.content).toContain('The budget is 10k for 2027.')
 			const htmlDoc = h.documents.get(html.threadId)!.content!
 			expect(htmlDoc).toContain('tomatoes')
 			expect(htmlDoc).toContain('are ripe this week')
