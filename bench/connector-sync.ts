@@ -1,118 +1,96 @@
 /**
- * Connector throughput: N documents on a local provider emulator (a GitHub repository of Markdown files, a Google
- * Drive of Docs, or a mailbox of Gmail threads), synced by a real in-process service (embedded store, local embedder,
- * no memory extraction), timed from the start of the sync (GitHub: `configure`; Drive and Gmail: the OAuth callback,
- * whose first sync lists everything) until every document is imported and until every imported document is
- * searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a running sync
- * costs the API.
+ * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Google Drive:
+ * Docs; Gmail: threads of two messages; Notion: shared pages, at `--rps` requests a second), synced by a real in-process service (embedded store, local embedder,
+ * no memory extraction), timed from the start of the first sync until every item is imported and until every
+ * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
+ * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000] [--provider github|google-drive|gmail]
+ *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
 import { gmail } from '../connectors/gmail/index.ts'
 import { googleDrive } from '../connectors/google-drive/index.ts'
+import { notion } from '../connectors/notion/index.ts'
+import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
 import { startGoogleEmulator } from '../tests/emulators/google.ts'
 import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
 import { addGmailRoutes } from '../tests/emulators/google-gmail.ts'
+import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
-const files = Number(arg('--files') || 1000) || 1000
 const provider = arg('--provider') ?? 'github'
-const body = (i: number) =>
-	`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
+const files = Number(arg('--files') || 1000) || 1000
+const rps = Number(arg('--rps') ?? 3)
+const sentence = (i: number) =>
+	`The service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
 
-interface Setup {
+/** The provider's emulator holding the items, the connector pointed at it, and how a connection starts syncing. */
+async function setUp(): Promise<{
+	stop: () => void
 	env: Record<string, string>
-	plugin: ReturnType<typeof github> | ReturnType<typeof googleDrive> | ReturnType<typeof gmail>
-	/** Creates the connection; `start` begins the timed sync. */
-	connect(t: TestService): Promise<{ id: string; start: () => Promise<void> }>
-	stop(): void
-}
-
-async function authorize(t: TestService, path: string) {
-	const created = await t.json('POST', path, { containerTag: 'bench' })
-	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-	const callback = new URL(consent.headers.get('location')!)
-	return {
-		id: created.body.id as string,
-		land: () => t.request('GET', `${callback.pathname}${callback.search}`, { key: null }),
+	plugin: Plugin
+	start: (t: TestService, id: string) => Promise<void>
+}> {
+	if (provider === 'google-drive' || provider === 'gmail') {
+		const google = startGoogleEmulator()
+		const endpoints = { accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }
+		let plugin: Plugin
+		if (provider === 'google-drive') {
+			const drive = addDriveRoutes(google)
+			for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
+			plugin = googleDrive(endpoints)
+		} else {
+			// A mailbox of threads of two messages each: a question and a reply quoting it.
+			const mail = await addGmailRoutes(google)
+			for (let i = 0; i < files; i++) {
+				const { threadId } = mail.deliver({ subject: `Station ${i}`, text: `How often does station ${i} run?` })
+				mail.deliver(
+					{
+						subject: `Re: Station ${i}`,
+						text: `${sentence(i)}\n\nOn Monday, Anna wrote:\n> How often does station ${i} run?`,
+					},
+					{ threadId },
+				)
+			}
+			plugin = gmail(endpoints)
+		}
+		return {
+			stop: () => google.stop(),
+			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+			plugin,
+			// The first sync lists everything when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
 	}
-}
-
-function githubSetup(): Setup {
+	if (provider === 'notion') {
+		const emulator = startNotionEmulator()
+		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
+		return {
+			stop: () => emulator.stop(),
+			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
+			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
+			// The first sync starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
 	const emulator = startGithubEmulator()
 	const content: Record<string, string> = {}
-	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = body(i)
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${sentence(i)}`
 	emulator.createRepo('bench/pages', content)
 	return {
+		stop: () => emulator.stop(),
 		env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
 		plugin: github({ apiUrl: emulator.url, webUrl: emulator.url }),
-		async connect(t) {
-			const { id, land } = await authorize(t, '/v3/connections/github')
-			await land()
-			return {
-				id,
-				start: async () => {
-					await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
-				},
-			}
+		start: async (t: TestService, id: string) => {
+			await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'bench/pages' }] })
 		},
-		stop: () => emulator.stop(),
 	}
 }
 
-function driveSetup(): Setup {
-	const google = startGoogleEmulator()
-	const drive = addDriveRoutes(google)
-	for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, body(i))
-	return {
-		env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
-		plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
-		async connect(t) {
-			const { id, land } = await authorize(t, '/v3/connections/google-drive')
-			return {
-				id,
-				start: async () => {
-					await land()
-				},
-			}
-		},
-		stop: () => google.stop(),
-	}
-}
-
-/** A mailbox of N threads of two messages each (a question and a reply quoting it). */
-async function gmailSetup(): Promise<Setup> {
-	const google = startGoogleEmulator()
-	const mail = await addGmailRoutes(google)
-	for (let i = 0; i < files; i++) {
-		const { threadId } = mail.deliver({ subject: `Station ${i}`, text: `How often does station ${i} run?` })
-		mail.deliver(
-			{ subject: `Re: Station ${i}`, text: `${body(i)}\n\nOn Monday, Anna wrote:\n> How often does station ${i} run?` },
-			{ threadId },
-		)
-	}
-	return {
-		env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
-		plugin: gmail({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
-		async connect(t) {
-			const { id, land } = await authorize(t, '/v3/connections/gmail')
-			return { id, start: async () => void (await land()) }
-		},
-		stop: () => google.stop(),
-	}
-}
-
-const setups: Record<string, () => Setup | Promise<Setup>> = {
-	github: githubSetup,
-	'google-drive': driveSetup,
-	gmail: gmailSetup,
-}
-if (!setups[provider]) throw new Error(`--provider is one of ${Object.keys(setups).join(', ')}`)
-const setup = await setups[provider]!()
-const t = await startTestService('pglite', { env: setup.env, plugins: [setup.plugin], extractor: null })
+const bench = await setUp()
+const t = await startTestService('pglite', { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
 	const times: number[] = []
@@ -127,9 +105,13 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 try {
 	const idleBefore = await searchLatencies(50)
-	const { id, start } = await setup.connect(t)
+	const created = await t.json('POST', `/v3/connections/${provider}`, { containerTag: 'bench' })
+	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+	const callback = new URL(consent.headers.get('location')!)
+	const id = created.body.id as string
 	const started = performance.now()
-	await start()
+	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+	await bench.start(t, id)
 	const during: number[] = []
 	let importedAt = 0
 	let doneAt = 0
@@ -150,8 +132,9 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
+	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}`)
 	console.log(
-		`| ${provider} files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
+		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
 	console.log(`|---|---|---|---|---|---|`)
 	console.log(
@@ -159,5 +142,5 @@ try {
 	)
 } finally {
 	await t.stop()
-	setup.stop()
+	bench.stop()
 }

@@ -43,6 +43,16 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
 		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
 	},
+	notion: async (env) => {
+		const { notion } = await import('../connectors/notion/index.ts')
+		const perSecond = env.NOTION_REQUESTS_PER_SECOND ? Number(env.NOTION_REQUESTS_PER_SECOND) : undefined
+		if (perSecond !== undefined && !(perSecond >= 0)) throw new Error('NOTION_REQUESTS_PER_SECOND must be a number')
+		return notion({
+			apiUrl: env.NOTION_API_URL,
+			requestsPerSecond: perSecond,
+			webhookVerificationTokens: (env.NOTION_WEBHOOK_VERIFICATION_TOKEN ?? '').split(',').filter(Boolean),
+		})
+	},
 	'web-crawler': async (env) => {
 		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
 		const number = (name: string) => {

@@ -32,6 +32,7 @@ console.log(JSON.stringify({
 	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
 	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
 	googleapisLoaded: loaded.some((k) => k.includes('node_modules/googleapis')),
+	notionClientLoaded: loaded.some((k) => k.includes('@notionhq/')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
 }))
@@ -48,12 +49,14 @@ describe('configuration', () => {
 			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
+			'connector:notion',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(false)
 		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
 		expect(result.octokitLoaded).toBe(false)
 		expect(result.googleapisLoaded).toBe(false)
+		expect(result.notionClientLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
@@ -67,6 +70,7 @@ describe('configuration', () => {
 			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
+			'connector:notion',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(true)
@@ -87,6 +91,7 @@ describe('configuration', () => {
 			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
+			'connector:notion',
 			'connector:web-crawler',
 		])
 		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none', MEMORY_CONNECTORS: 'none' })
@@ -116,6 +121,7 @@ describe('configuration', () => {
 			'gmail',
 			'google-drive',
 			'granola',
+			'notion',
 			'web-crawler',
 		])
 	})
@@ -127,7 +133,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, notion, web-crawler)',
 		)
 	})
 })

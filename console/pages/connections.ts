@@ -10,6 +10,7 @@ import type { PageProps } from './index.ts'
 /** Providers the service knows; an OAuth provider opens its authorization page, a credential one takes a key. */
 const PROVIDERS = [
 	{ id: 'github', name: 'GitHub', credential: null },
+	{ id: 'notion', name: 'Notion', credential: null },
 	{ id: 'granola', name: 'Granola', credential: { key: 'apiKey', label: 'Granola API key', secret: true } },
 	{ id: 'web-crawler', name: 'Web crawler', credential: { key: 'startUrl', label: 'Start URL', secret: false } },
 ]

@@ -13,8 +13,16 @@ const expiring = (tokens: TokenSet) =>
 /** Refreshes in flight, per connection: a rotated refresh token may be used once, so two callers share one refresh. */
 const inFlight = new Map<string, Promise<ConnectionSecrets>>()
 
-/** The connection's secrets with a fresh access token, read again first (another caller may have refreshed it). */
-function refreshed(deps: ConnectorDeps, connector: AnyConnector, connectionId: string): Promise<ConnectionSecrets> {
+/**
+ * The connection's secrets with a fresh access token, read again first (another caller may have refreshed it).
+ * With `refused`, the refresh is due when that access token is still the current one, whatever its expiry.
+ */
+function refreshed(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connectionId: string,
+	refused?: string,
+): Promise<ConnectionSecrets> {
 	const running = inFlight.get(connectionId)
 	if (running) return running
 	const refresh = (async () => {
@@ -23,7 +31,8 @@ function refreshed(deps: ConnectorDeps, connector: AnyConnector, connectionId: s
 		const current = openSecrets(deps.secrets, connection)
 		const auth = connector.auth
 		if (auth.type !== 'oauth2' || !current.tokens) throw new ConnectorAuthError('the connection is not authorized')
-		if (!expiring(current.tokens)) return current
+		const due = refused === undefined ? expiring(current.tokens) : current.tokens.accessToken === refused
+		if (!due) return current
 		const app = openApp(deps.secrets, connection)
 		if (!app) throw new ConnectorAuthError('the connection has no OAuth application')
 		let next: ConnectionSecrets
@@ -62,6 +71,13 @@ export function syncContext(
 				throw new ConnectorAuthError('the connection is not authorized')
 			}
 			if (expiring(secrets.tokens)) secrets = await refreshed(deps, connector, connection.id)
+			return secrets.tokens!.accessToken
+		},
+		async refreshAccessToken(refused) {
+			if (connector.auth.type !== 'oauth2' || !secrets.tokens) {
+				throw new ConnectorAuthError('the connection is not authorized')
+			}
+			secrets = await refreshed(deps, connector, connection.id, refused)
 			return secrets.tokens!.accessToken
 		},
 		async hasVersion(externalId, version) {

@@ -120,6 +120,12 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	settings: Settings
 	/** A valid access token (refreshed by core when it is about to expire). OAuth connectors only. */
 	accessToken(): Promise<string>
+	/**
+	 * The provider refused `refused` although it has no known expiry (Notion's tokens carry none): a fresh one
+	 * through the refresh token, shared with concurrent callers. Throws ConnectorAuthError when there is no refresh
+	 * token or the provider refuses it. OAuth connectors only.
+	 */
+	refreshAccessToken?(refused: string): Promise<string>
 	/** The credentials given at creation. Credential connectors only. */
 	credentials: Record<string, string>
 	/** The connection's create-time metadata (without credentials). */

@@ -1,0 +1,60 @@
+import type { Client } from '@notionhq/client'
+import { ConnectorAuthError, type SyncContext } from '../../core/index.ts'
+import { pacedFetch, pacerFor } from './pacing.ts'
+
+/** The Notion API version the connector reads (data sources, `in_trash`). */
+export const NOTION_VERSION = '2025-09-03'
+
+export const statusOf = (error: unknown): number | undefined => (error as { status?: number } | null)?.status
+
+/** The client library is loaded on first use, so a service that never syncs Notion never loads it. */
+export async function notionClient(apiUrl: string, fetchImpl?: typeof fetch): Promise<Client> {
+	const { Client, LogLevel } = await import('@notionhq/client')
+	return new Client({
+		baseUrl: apiUrl,
+		notionVersion: NOTION_VERSION,
+		// 429 (and 5xx of reads) are retried by the library, waiting out Retry-After.
+		retry: { maxRetries: 5, initialRetryDelayMs: 1000, maxRetryDelayMs: 60_000 },
+		timeoutMs: 30_000,
+		logLevel: LogLevel.ERROR,
+		logger: () => {},
+		...(fetchImpl ? { fetch: fetchImpl } : {}),
+	})
+}
+
+/**
+ * Notion for one connection: calls paced, each with the connection's current token; a token Notion refuses (401) is
+ * refreshed once through the refresh token when Notion issued one, else the grant is revoked (ConnectorAuthError).
+ */
+export class NotionSession {
+	private constructor(
+		readonly client: Client,
+		private readonly ctx: SyncContext<unknown>,
+		private token: string,
+	) {}
+
+	static async open(ctx: SyncContext<unknown>, apiUrl: string, requestsPerSecond: number): Promise<NotionSession> {
+		const pacer = pacerFor(ctx.connectionId, requestsPerSecond)
+		const client = await notionClient(apiUrl, pacedFetch(pacer, ctx.signal))
+		return new NotionSession(client, ctx, await ctx.accessToken())
+	}
+
+	/** Runs `call` with the token (`auth`), refreshing it once when Notion refuses it. */
+	async call<T>(call: (client: Client, auth: string) => Promise<T>): Promise<T> {
+		try {
+			return await call(this.client, this.token)
+		} catch (error) {
+			if (statusOf(error) !== 401) throw error
+			if (!this.ctx.refreshAccessToken) throw new ConnectorAuthError('Notion refused the token (revoked)')
+			const refused = this.token
+			this.token = await this.ctx.refreshAccessToken(refused)
+			if (this.token === refused) throw new ConnectorAuthError('Notion refused the token (revoked)')
+			try {
+				return await call(this.client, this.token)
+			} catch (again) {
+				if (statusOf(again) === 401) throw new ConnectorAuthError('Notion refused the refreshed token (revoked)')
+				throw again
+			}
+		}
+	}
+}

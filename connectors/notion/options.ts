@@ -1,0 +1,30 @@
+/** Where the Notion connector finds Notion, and how hard it may use it. */
+export interface NotionOptions {
+	/** API root. Default `https://api.notion.com` (a proxy, or the test emulator). */
+	apiUrl?: string
+	/** Requests a second per connection (Notion allows an average of three). Default 3. */
+	requestsPerSecond?: number
+	/**
+	 * Hours between full listings, which find pages no longer shared (and trash emptied) by set difference; the runs
+	 * between read only what was edited since the last one. Default 24; 0: every sync lists everything.
+	 */
+	reconcileEveryHours?: number
+	/**
+	 * The verification tokens Notion's webhook subscriptions sent (NOTION_WEBHOOK_VERIFICATION_TOKEN, comma-separated
+	 * for several integrations): deliveries signed with one of them are accepted.
+	 */
+	webhookVerificationTokens?: string[]
+	/** Blocks read per page at most (a page beyond it is imported cut, and says so). Default 10,000. */
+	maxBlocksPerPage?: number
+	/** Schedule interval in hours. Default 4. */
+	syncEveryHours?: number
+}
+
+/** The sync position: the newest `last_edited_time` seen, and when everything was last listed. */
+export interface NotionCursor {
+	[key: string]: string | null
+	/** ISO time: pages edited at or after it are read on the next incremental run. */
+	editedSince: string | null
+	/** ISO time of the last complete full listing. */
+	listedAt: string | null
+}

@@ -1,0 +1,89 @@
+import type { Logger, WebhookRequest, WebhookSpec } from '../../core/index.ts'
+import { NotionSession } from './client.ts'
+
+interface Delivery {
+	id?: unknown
+	type?: unknown
+	workspace_id?: unknown
+	verification_token?: unknown
+}
+
+function parse(request: WebhookRequest): Delivery | null {
+	try {
+		const body = JSON.parse(request.body) as unknown
+		return body && typeof body === 'object' && !Array.isArray(body) ? (body as Delivery) : null
+	} catch {
+		return null
+	}
+}
+
+/** Events about content the connector imports; comments and file uploads are not imported. */
+const SYNCING = /^(page|database|data_source)\./
+
+/**
+ * Notion's webhooks: one subscription per integration, made in its settings. Notion first POSTs a verification
+ * token, which the operator pastes back there (it is logged for that) and configures here
+ * (NOTION_WEBHOOK_VERIFICATION_TOKEN): only a token the operator confirmed signs deliveries we accept, so a forged
+ * handshake cannot install a key. Events (`X-Notion-Signature`, HMAC-SHA256 of the body) are routed by workspace.
+ */
+export function notionWebhook(options: {
+	apiUrl: string
+	requestsPerSecond: number
+	verificationTokens: string[]
+	logger: () => Logger
+}): WebhookSpec<unknown> {
+	return {
+		routeKeys(request) {
+			const workspace = parse(request)?.workspace_id
+			return typeof workspace === 'string' && workspace ? [workspace] : []
+		},
+		handshake(request) {
+			const body = parse(request)
+			if (typeof body?.verification_token !== 'string' || body.type !== undefined) return null
+			options
+				.logger()
+				.warn(
+					"Notion sent a webhook verification token: paste it into the integration's Webhooks settings to verify the subscription, and set NOTION_WEBHOOK_VERIFICATION_TOKEN to it so deliveries are accepted",
+					{ verificationToken: body.verification_token },
+				)
+			return Response.json({ received: true })
+		},
+		async verify(request) {
+			const signature = request.headers.get('x-notion-signature')
+			if (!signature) return false
+			const { verifyWebhookSignature } = await import('@notionhq/client')
+			for (const verificationToken of options.verificationTokens) {
+				if (await verifyWebhookSignature({ body: request.body, signature, verificationToken })) return true
+			}
+			return false
+		},
+		deliveryId(request) {
+			const id = parse(request)?.id
+			return typeof id === 'string' && id ? id : null
+		},
+		wantsSync(request) {
+			const type = parse(request)?.type
+			return typeof type === 'string' && SYNCING.test(type)
+		},
+		/** Nothing to create at Notion: the connection is routed by the workspace its grant belongs to. */
+		async subscribe(ctx) {
+			const session = await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond)
+			let workspace: string | undefined
+			try {
+				// The library types this call's parameters as an empty record, so `auth` needs the cast.
+				const me = (await session.call((client, auth) => client.users.me({ auth } as never))) as {
+					bot?: { workspace_id?: string }
+				}
+				workspace = me.bot?.workspace_id
+			} catch (error) {
+				// Webhooks are an optimisation: the connection still syncs on schedule and on demand.
+				ctx.logger.warn('could not read the Notion workspace of a connection; its webhooks are not routed', {
+					connectionId: ctx.connectionId,
+					error: String(error),
+				})
+			}
+			if (!workspace) return []
+			return [{ externalId: workspace, routeKey: workspace, expiresAt: null, data: { workspaceId: workspace } }]
+		},
+	}
+}
