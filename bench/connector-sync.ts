@@ -1,19 +1,21 @@
 /**
- * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Notion:
- * shared pages, at `--rps` requests a second; Google Drive: Google Docs exported as Markdown), synced by a real in-process service (embedded store, local embedder,
+ * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Google Drive:
+ * Docs; Gmail: threads of two messages; Notion: shared pages, at `--rps` requests a second), synced by a real in-process service (embedded store, local embedder,
  * no memory extraction), timed from the start of the first sync until every item is imported and until every
  * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
  * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--provider github|notion|google-drive] [--files 1000] [--rps 3]
+ *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
+import { gmail } from '../connectors/gmail/index.ts'
 import { googleDrive } from '../connectors/google-drive/index.ts'
 import { notion } from '../connectors/notion/index.ts'
 import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
 import { startGoogleEmulator } from '../tests/emulators/google.ts'
 import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
+import { addGmailRoutes } from '../tests/emulators/google-gmail.ts'
 import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
@@ -25,12 +27,43 @@ const sentence = (i: number) =>
 	`The service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
 
 /** The provider's emulator holding the items, the connector pointed at it, and how a connection starts syncing. */
-function setUp(): {
+async function setUp(): Promise<{
 	stop: () => void
 	env: Record<string, string>
 	plugin: Plugin
 	start: (t: TestService, id: string) => Promise<void>
-} {
+}> {
+	if (provider === 'google-drive' || provider === 'gmail') {
+		const google = startGoogleEmulator()
+		const endpoints = { accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }
+		let plugin: Plugin
+		if (provider === 'google-drive') {
+			const drive = addDriveRoutes(google)
+			for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
+			plugin = googleDrive(endpoints)
+		} else {
+			// A mailbox of threads of two messages each: a question and a reply quoting it.
+			const mail = await addGmailRoutes(google)
+			for (let i = 0; i < files; i++) {
+				const { threadId } = mail.deliver({ subject: `Station ${i}`, text: `How often does station ${i} run?` })
+				mail.deliver(
+					{
+						subject: `Re: Station ${i}`,
+						text: `${sentence(i)}\n\nOn Monday, Anna wrote:\n> How often does station ${i} run?`,
+					},
+					{ threadId },
+				)
+			}
+			plugin = gmail(endpoints)
+		}
+		return {
+			stop: () => google.stop(),
+			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
+			plugin,
+			// The first sync lists everything when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
 	if (provider === 'notion') {
 		const emulator = startNotionEmulator()
 		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
@@ -39,18 +72,6 @@ function setUp(): {
 			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
 			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
 			// The first sync starts when the authorization completes.
-			start: async (_t: TestService, _id: string) => {},
-		}
-	}
-	if (provider === 'google-drive') {
-		const google = startGoogleEmulator()
-		const drive = addDriveRoutes(google)
-		for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
-		return {
-			stop: () => google.stop(),
-			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
-			plugin: googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }),
-			// The first sync (the whole Drive) starts when the authorization completes.
 			start: async (_t: TestService, _id: string) => {},
 		}
 	}
@@ -68,7 +89,7 @@ function setUp(): {
 	}
 }
 
-const bench = setUp()
+const bench = await setUp()
 const t = await startTestService('pglite', { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {

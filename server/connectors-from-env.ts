@@ -11,6 +11,26 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 		const { github } = await import('../connectors/github/index.ts')
 		return github({ apiUrl: env.GITHUB_API_URL, webUrl: env.GITHUB_WEB_URL })
 	},
+	gmail: async (env) => {
+		const [{ gmail }, { googleEndpointsFromEnv }] = await Promise.all([
+			import('../connectors/gmail/index.ts'),
+			import('../connectors/google/index.ts'),
+		])
+		const bytes = (name: string) => {
+			if (!env[name]) return undefined
+			const value = Number(env[name])
+			if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of bytes`)
+			return value
+		}
+		return gmail({
+			...googleEndpointsFromEnv(env),
+			pubsubTopic: env.GMAIL_PUBSUB_TOPIC,
+			pushAudience: env.GMAIL_PUSH_AUDIENCE,
+			pushServiceAccount: env.GMAIL_PUSH_SERVICE_ACCOUNT,
+			pushJwksUrl: env.GMAIL_PUSH_JWKS_URL,
+			maxMessageBytes: bytes('GMAIL_MAX_MESSAGE_BYTES'),
+		})
+	},
 	'google-drive': async (env) => {
 		const [{ googleDrive }, { googleEndpointsFromEnv }] = await Promise.all([
 			import('../connectors/google-drive/index.ts'),

@@ -46,6 +46,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
@@ -66,6 +67,7 @@ describe('configuration', () => {
 			'embedder:embedder-openai',
 			'extractor:extractor-rules',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
@@ -86,6 +88,7 @@ describe('configuration', () => {
 			'embedder:embedder-local',
 			'extractor:extractor-llm',
 			'connector:github',
+			'connector:gmail',
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
@@ -115,6 +118,7 @@ describe('configuration', () => {
 			'embedder-local',
 			'extractor-rules',
 			'github',
+			'gmail',
 			'google-drive',
 			'granola',
 			'notion',
@@ -129,7 +133,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, google-drive, granola, notion, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, notion, web-crawler)',
 		)
 	})
 })
