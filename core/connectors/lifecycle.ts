@@ -2,7 +2,7 @@ import { randomBase62 } from '../ids.ts'
 import type { ConnectionRecord } from '../plugins/connection-storage.ts'
 import type { AnyConnector } from '../plugins/connector.ts'
 import { syncContext } from './context.ts'
-import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { revokeTokens } from './oauth.ts'
 import { cronFor } from './schedule.ts'
 import { openApp, openSecrets } from './secrets.ts'
@@ -116,5 +116,23 @@ export async function renewSubscriptions(deps: ConnectorDeps): Promise<void> {
 		} catch (error) {
 			deps.logger.warn('could not renew a webhook subscription', { connectionId: connection.id, error: String(error) })
 		}
+	}
+}
+
+/** A lifecycle notification: the subscription renewed now, or made again (then a sync, for changes missed meanwhile). */
+export async function applyLifecycle(deps: ConnectorDeps, job: LifecycleJob): Promise<void> {
+	const connection = await deps.storage.connections.byId(job.connectionId)
+	const connector = connection && deps.connectors.get(connection.provider)
+	if (!connection || !connector?.webhook || connection.status !== 'active') return
+	const subscription = (await deps.storage.connections.subscriptions(connection.id)).find(
+		(candidate) => candidate.id === job.subscriptionId,
+	)
+	if (!subscription) return
+	if (job.action === 'renew' && connector.webhook.renew) {
+		const { expiresAt } = await connector.webhook.renew(syncContext(deps, connector, connection), subscription)
+		await deps.storage.connections.setSubscriptionExpiry(subscription.id, expiresAt)
+	} else if (job.action === 'resubscribe' && job.baseUrl) {
+		await resubscribe(deps, connector, connection, job.baseUrl)
+		await enqueueSync(deps, connection.id, 'webhook')
 	}
 }
