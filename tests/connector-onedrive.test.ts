@@ -309,6 +309,21 @@ describeEachDriver('OneDrive connector', (driver) => {
 		expect(await h.externalIds(id)).toContain(pushed)
 	}, 60_000)
 
+	it('authorizes and syncs without a subscription when Graph cannot reach the notification URL', async () => {
+		emulator.drive('lee').addFile('l.txt', 'Lee lives by the lake.')
+		emulator.refuseSubscriptions(true)
+		try {
+			const { id, synced } = await h.connect('lee')
+			expect(synced).toMatchObject({ status: 'active' })
+			expect(synced.lastSyncRun).toMatchObject({ status: 'completed', added: 1 })
+			expect(emulator.subscriptions('lee')).toEqual([])
+			const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] })
+			expect(configured.body).toMatchObject({ success: true, webhooksRegistered: 0 })
+		} finally {
+			emulator.refuseSubscriptions(false)
+		}
+	}, 60_000)
+
 	it('renews on reauthorizationRequired, subscribes again on subscriptionRemoved, renews before expiry', async () => {
 		emulator.drive('gil').addFile('g.txt', 'Gil keeps a garden.')
 		const { id } = await h.connect('gil')

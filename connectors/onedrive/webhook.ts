@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Subscription, WebhookRequest, WebhookSpec } from '../../core/index.ts'
+import { ConnectorAuthError, type WebhookRequest, type WebhookSpec } from '../../core/index.ts'
 import { graphClient, guarded, statusOf } from './client.ts'
 import type { Endpoints, OnedriveSettings } from './options.ts'
 
@@ -55,23 +55,29 @@ export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSetti
 		},
 		async subscribe(ctx, { url, secret }) {
 			const client = await graphClient(endpoints, () => ctx.accessToken())
-			const created = (await guarded(() =>
-				client.api('/subscriptions').post({
-					changeType: 'updated',
+			let created: { id: string; expirationDateTime?: string }
+			try {
+				created = await guarded(() =>
+					client.api('/subscriptions').post({
+						changeType: 'updated',
+						notificationUrl: url,
+						lifecycleNotificationUrl: url,
+						resource: 'me/drive/root',
+						expirationDateTime: expiry(),
+						clientState: secret,
+					}),
+				)
+			} catch (error) {
+				if (error instanceof ConnectorAuthError) throw error
+				// Graph reaches only public https addresses: without one, the schedule and manual imports still sync.
+				ctx.logger.warn('Graph refused the change subscription; syncing on schedule and on demand only', {
+					connectionId: ctx.connectionId,
 					notificationUrl: url,
-					lifecycleNotificationUrl: url,
-					resource: 'me/drive/root',
-					expirationDateTime: expiry(),
-					clientState: secret,
-				}),
-			)) as { id: string; expirationDateTime?: string }
-			return [
-				{
-					externalId: created.id,
-					routeKey: created.id,
-					expiresAt: created.expirationDateTime ?? null,
-				} satisfies Subscription,
-			]
+					error: (error as Error).message,
+				})
+				return []
+			}
+			return [{ externalId: created.id, routeKey: created.id, expiresAt: created.expirationDateTime ?? null }]
 		},
 		async renew(ctx, subscription) {
 			const client = await graphClient(endpoints, () => ctx.accessToken())

@@ -83,6 +83,8 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	let throttled: { count: number; retryAfter: number } | null = null
 	const latestRefreshToken = new Map<string, string>()
 	let revokeAfterDownloads: number | null = null
+	/** A notification URL Graph cannot reach (plain http on a real service): subscriptions are refused. */
+	let unreachable = false
 
 	/** One user's drive: its items and its change feed. */
 	function driveOf(user: string): Drive {
@@ -294,7 +296,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 				return graphError(400, 'InvalidRequest', 'Subscription expiration can only be 42300 minutes in the future.')
 			}
 			for (const url of new Set([body.notificationUrl, body.lifecycleNotificationUrl].filter(Boolean) as string[])) {
-				if (!(await validate(url))) {
+				if (unreachable || !(await validate(url))) {
 					return graphError(
 						400,
 						'ValidationError',
@@ -526,6 +528,10 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		/** The next `count` Graph requests answer 429 with `Retry-After: retryAfter`. */
 		throttle(count: number, retryAfter: number) {
 			throttled = { count, retryAfter }
+		},
+		/** Subscriptions fail their validation, as for an address Graph cannot reach. */
+		refuseSubscriptions(refuse: boolean) {
+			unreachable = refuse
 		},
 		failDownload(id: string) {
 			failingDownloads.add(id)
