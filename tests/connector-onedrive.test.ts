@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { relativeLink } from '../connectors/onedrive/client.ts'
 import { onedrive } from '../connectors/onedrive/index.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { renewSubscriptions } from '../core/connectors/lifecycle.ts'
@@ -255,6 +256,21 @@ describeEachDriver('OneDrive connector', (driver) => {
 		expect(await h.externalIds(id)).toEqual([inWork])
 	}, 90_000)
 
+	it('deletes what was under a deleted folder, which delta does not list', async () => {
+		const drive = emulator.drive('max')
+		const archive = drive.addFolder('Archive')
+		const old = drive.addFolder('Old', archive)
+		drive.addFile('a.txt', 'Archived note A.', archive)
+		drive.addFile('b.txt', 'Archived note B.', old)
+		const kept = drive.addFile('kept.txt', 'Kept at the root.')
+		const { id } = await h.connect('max')
+		expect(await h.items(id)).toHaveLength(3)
+		drive.remove(archive)
+		const after = await h.sync(id, 'max')
+		expect(after.lastSyncRun).toMatchObject({ status: 'completed', deleted: 2, added: 0 })
+		expect(await h.externalIds(id)).toEqual([kept])
+	}, 60_000)
+
 	it('skips a file over the upload cap, and fails an unreadable file or a failed download item by item', async () => {
 		const drive = emulator.drive('eve')
 		drive.addFile('small.txt', 'Small enough to import.')
@@ -432,6 +448,28 @@ describe('OneDrive connector: applications and configuration', () => {
 			emulator.stop()
 		}
 	}, 60_000)
+
+	it("reads Graph's absolute next and delta links as paths the client takes, on any cloud", () => {
+		const token = 'aTE09NjM4OTk%3D'
+		expect(
+			relativeLink(
+				`https://graph.microsoft.com/v1.0/me/drive/root/delta?token=${token}`,
+				'https://graph.microsoft.com',
+			),
+		).toBe(`/me/drive/root/delta?token=${token}`)
+		expect(
+			relativeLink(
+				'https://graph.microsoft.us/v1.0/me/drive/root/delta?$skiptoken=x&$select=id',
+				'https://graph.microsoft.us',
+			),
+		).toBe('/me/drive/root/delta?$skiptoken=x&$select=id')
+		expect(relativeLink('http://127.0.0.1:4000/v1.0/me/drive/root/delta?token=d.1.7', 'http://127.0.0.1:4000')).toBe(
+			'/me/drive/root/delta?token=d.1.7',
+		)
+		expect(relativeLink('/me/drive/root/delta?$select=id', 'https://graph.microsoft.com')).toBe(
+			'/me/drive/root/delta?$select=id',
+		)
+	})
 
 	it('takes sovereign cloud endpoints and the tenant from the environment', async () => {
 		const [connector] = await connectorsFromEnv({

@@ -106,8 +106,9 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 			}
 			if (!item.file) continue
 			if (!(await tree.contains(parentId))) {
-				// Outside the chosen folders: ignored, and deleted if it was imported before it moved out.
-				if (!mode.initial) yield { type: 'delete', externalId: item.id }
+				// Outside the chosen folders: ignored, and deleted if it was imported before it moved out (a listing that
+				// reconciles deletes it at its end anyway).
+				if (!mode.initial && !mode.reconcile) yield { type: 'delete', externalId: item.id }
 				continue
 			}
 			present.push(item.id)

@@ -509,11 +509,23 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 						item.parentId = parentId
 					})
 				},
-				/** Deletes an item; delta then lists it with the `deleted` facet (not what was under a folder). */
+				/**
+				 * Deletes an item; delta then lists it with the `deleted` facet. What was under a deleted folder goes with
+				 * it but is not listed (as on OneDrive for Business): only a full listing shows it is gone.
+				 */
 				remove(id: string) {
 					change(drive, id, (item) => {
 						item.deleted = true
 					})
+					let orphans = [...drive.items.values()].filter(
+						(item) => !item.deleted && drive.items.get(item.parentId ?? '')?.deleted,
+					)
+					while (orphans.length > 0) {
+						for (const orphan of orphans) orphan.deleted = true
+						orphans = [...drive.items.values()].filter(
+							(item) => !item.deleted && drive.items.get(item.parentId ?? '')?.deleted,
+						)
+					}
 				},
 				/** Drops an item without a trace in the change feed: only a full listing shows it is gone. */
 				purge(id: string) {
