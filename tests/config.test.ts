@@ -31,6 +31,7 @@ console.log(JSON.stringify({
 	plugins: config.plugins.map((p) => p.kind + ':' + p.name),
 	openaiLoaded: loaded.some((k) => k.includes('@ai-sdk/openai') || k.includes('embedder-openai')),
 	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
+	graphLoaded: loaded.some((k) => k.includes('@microsoft/microsoft-graph-client')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
 }))
@@ -45,11 +46,13 @@ describe('configuration', () => {
 			'extractor:extractor-rules',
 			'connector:github',
 			'connector:granola',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(false)
 		// The GitHub connector is declared, but its SDK loads only when it first talks to GitHub.
 		expect(result.octokitLoaded).toBe(false)
+		expect(result.graphLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
@@ -61,6 +64,7 @@ describe('configuration', () => {
 			'extractor:extractor-rules',
 			'connector:github',
 			'connector:granola',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(true)
@@ -79,6 +83,7 @@ describe('configuration', () => {
 			'extractor:extractor-llm',
 			'connector:github',
 			'connector:granola',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none', MEMORY_CONNECTORS: 'none' })
@@ -106,6 +111,7 @@ describe('configuration', () => {
 			'extractor-rules',
 			'github',
 			'granola',
+			'onedrive',
 			'web-crawler',
 		])
 	})
@@ -117,7 +123,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, granola, onedrive, web-crawler)',
 		)
 	})
 })
