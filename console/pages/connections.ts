@@ -11,6 +11,7 @@ import type { PageProps } from './index.ts'
 const PROVIDERS = [
 	{ id: 'github', name: 'GitHub', credential: null },
 	{ id: 'granola', name: 'Granola', credential: { key: 'apiKey', label: 'Granola API key', secret: true } },
+	{ id: 'onedrive', name: 'OneDrive', credential: null },
 	{ id: 'web-crawler', name: 'Web crawler', credential: { key: 'startUrl', label: 'Start URL', secret: false } },
 ]
 
