@@ -389,8 +389,11 @@ describeEachDriver('OneDrive connector', (driver) => {
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
 		for (const name of ['one', 'two', 'three']) drive.addFile(`${name}.txt`, `File ${name}.`)
 		emulator.revokeAfterDownloads(1)
-		const after = await h.sync(id, 'ivy')
-		expect(after.status).toBe('expired')
+		await h.sync(id, 'ivy')
+		// The run is marked failed just before its connection is marked expired.
+		await waitFor(async () => (await t.json('GET', `/v3/connections/${id}`)).body.status === 'expired')
+		const after = (await t.json('GET', `/v3/connections/${id}`)).body
+		expect(after.error).toContain('revoked')
 		expect(after.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired', added: 1 })
 		expect(await h.items(id)).toHaveLength(1)
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
@@ -403,6 +406,18 @@ describeEachDriver('OneDrive connector', (driver) => {
 		expect(synced.lastSyncRun.status).toBe('limit_reached')
 		expect(synced.lastSyncRun.error).toContain('documentLimit (2)')
 		expect(await h.items(id)).toHaveLength(2)
+	}, 60_000)
+
+	it('deletes a connection with its subscription and documents', async () => {
+		emulator.drive('ned').addFile('n.txt', 'Ned naps at noon.')
+		const { id } = await h.connect('ned')
+		const documents = (await h.items(id)).map((item) => item.documentId)
+		const subscription = emulator.subscriptions('ned')[0]!
+		const deleted = await t.json('DELETE', `/v3/connections/${id}`)
+		expect(deleted).toEqual({ status: 200, body: { id, provider: 'onedrive' } })
+		expect(emulator.log).toContain(`DELETE subscription ${subscription.id}`)
+		expect(emulator.subscriptions('ned')).toEqual([])
+		for (const document of documents) expect((await t.json('GET', `/v3/documents/${document}`)).status).toBe(404)
 	}, 60_000)
 
 	it('keeps organizations apart: another key can neither see, configure, list, import nor delete', async () => {
