@@ -1,21 +1,24 @@
 /**
  * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Google Drive:
- * Docs; Gmail: threads of two messages; Notion: shared pages, at `--rps` requests a second), synced by a real in-process service (embedded store, local embedder,
+ * Docs; Gmail: threads of two messages; Notion: shared pages, at `--rps` requests a second; OneDrive: Markdown files
+ * downloaded through the file ingestion), synced by a real in-process service (embedded store, local embedder,
  * no memory extraction), timed from the start of the first sync until every item is imported and until every
  * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
  * running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion] [--files 1000] [--rps 3]
+ *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion|onedrive] [--files 1000] [--rps 3]
  */
 import { github } from '../connectors/github/index.ts'
 import { gmail } from '../connectors/gmail/index.ts'
 import { googleDrive } from '../connectors/google-drive/index.ts'
 import { notion } from '../connectors/notion/index.ts'
+import { onedrive } from '../connectors/onedrive/index.ts'
 import type { Plugin } from '../core/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
 import { startGoogleEmulator } from '../tests/emulators/google.ts'
 import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
 import { addGmailRoutes } from '../tests/emulators/google-gmail.ts'
+import { startGraphEmulator } from '../tests/emulators/graph.ts'
 import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
@@ -72,6 +75,21 @@ async function setUp(): Promise<{
 			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
 			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
 			// The first sync starts when the authorization completes.
+			start: async (_t: TestService, _id: string) => {},
+		}
+	}
+	if (provider === 'onedrive') {
+		const emulator = startGraphEmulator({ pageSize: 200 })
+		const drive = emulator.drive('bench')
+		const folder = drive.addFolder('Pages')
+		for (let i = 0; i < files; i++)
+			drive.addFile(`page-${i}.md`, `# Page ${i}\n\n${sentence(i)}`, folder, 'text/markdown')
+		emulator.consentAs('bench')
+		return {
+			stop: () => emulator.stop(),
+			env: { MICROSOFT_CLIENT_ID: emulator.clientId, MICROSOFT_CLIENT_SECRET: emulator.clientSecret },
+			plugin: onedrive({ graphUrl: emulator.url, loginUrl: emulator.url }),
+			// The first sync (the whole drive) starts when the authorization completes.
 			start: async (_t: TestService, _id: string) => {},
 		}
 	}

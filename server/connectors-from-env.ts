@@ -53,6 +53,16 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 			webhookVerificationTokens: (env.NOTION_WEBHOOK_VERIFICATION_TOKEN ?? '').split(',').filter(Boolean),
 		})
 	},
+	onedrive: async (env) => {
+		const { onedrive } = await import('../connectors/onedrive/index.ts')
+		const maxUpload = Number(env.MEMORY_MAX_UPLOAD_BYTES)
+		return onedrive({
+			graphUrl: env.MICROSOFT_GRAPH_URL,
+			loginUrl: env.MICROSOFT_LOGIN_URL,
+			tenant: env.MICROSOFT_TENANT,
+			...(maxUpload > 0 ? { maxFileBytes: maxUpload } : {}),
+		})
+	},
 	'web-crawler': async (env) => {
 		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
 		const number = (name: string) => {

@@ -33,6 +33,7 @@ console.log(JSON.stringify({
 	octokitLoaded: loaded.some((k) => k.includes('@octokit/')),
 	googleapisLoaded: loaded.some((k) => k.includes('node_modules/googleapis')),
 	notionClientLoaded: loaded.some((k) => k.includes('@notionhq/')),
+	graphLoaded: loaded.some((k) => k.includes('@microsoft/microsoft-graph-client')),
 	postgresClientLoaded: loaded.some((k) => k.includes('node_modules/postgres/')),
 	source: config.source,
 }))
@@ -50,6 +51,7 @@ describe('configuration', () => {
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(false)
@@ -57,6 +59,7 @@ describe('configuration', () => {
 		expect(result.octokitLoaded).toBe(false)
 		expect(result.googleapisLoaded).toBe(false)
 		expect(result.notionClientLoaded).toBe(false)
+		expect(result.graphLoaded).toBe(false)
 		expect(result.source).toBe('environment')
 	})
 
@@ -71,6 +74,7 @@ describe('configuration', () => {
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		expect(result.openaiLoaded).toBe(true)
@@ -92,6 +96,7 @@ describe('configuration', () => {
 			'connector:google-drive',
 			'connector:granola',
 			'connector:notion',
+			'connector:onedrive',
 			'connector:web-crawler',
 		])
 		const none = await inFreshProcess(PROBE, { MEMORY_EXTRACTOR: 'none', MEMORY_CONNECTORS: 'none' })
@@ -122,6 +127,7 @@ describe('configuration', () => {
 			'google-drive',
 			'granola',
 			'notion',
+			'onedrive',
 			'web-crawler',
 		])
 	})
@@ -133,7 +139,7 @@ describe('configuration', () => {
 		)
 		await expect(loadConfig({ MEMORY_CONFIG: '/nowhere/memory.config.ts' })).rejects.toThrow('does not exist')
 		await expect(loadConfig({ MEMORY_CONNECTORS: 'github,dropbox' })).rejects.toThrow(
-			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, notion, web-crawler)',
+			'MEMORY_CONNECTORS names unknown connectors: dropbox (built in: github, gmail, google-drive, granola, notion, onedrive, web-crawler)',
 		)
 	})
 })

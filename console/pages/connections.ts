@@ -13,6 +13,7 @@ const PROVIDERS = [
 	{ id: 'google-drive', name: 'Google Drive', credential: null },
 	{ id: 'notion', name: 'Notion', credential: null },
 	{ id: 'granola', name: 'Granola', credential: { key: 'apiKey', label: 'Granola API key', secret: true } },
+	{ id: 'onedrive', name: 'OneDrive', credential: null },
 	{ id: 'web-crawler', name: 'Web crawler', credential: { key: 'startUrl', label: 'Start URL', secret: false } },
 ]
 

@@ -33,3 +33,12 @@ export interface SyncJob {
 	connectionId: string
 	trigger: 'manual' | 'schedule' | 'webhook'
 }
+
+/** A subscription's lifecycle notification, applied by the renewal worker rather than in the webhook's answer. */
+export interface LifecycleJob {
+	connectionId: string
+	subscriptionId: string
+	action: 'renew' | 'resubscribe'
+	/** Where a subscription made again points its notifications. */
+	baseUrl: string | null
+}

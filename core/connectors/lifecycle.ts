@@ -1,8 +1,8 @@
 import { randomBase62 } from '../ids.ts'
-import type { ConnectionRecord } from '../plugins/connection-storage.ts'
+import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection-storage.ts'
 import type { AnyConnector } from '../plugins/connector.ts'
 import { syncContext } from './context.ts'
-import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { revokeTokens } from './oauth.ts'
 import { cronFor } from './schedule.ts'
 import { openApp, openSecrets } from './secrets.ts'
@@ -103,6 +103,25 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 	}
 }
 
+/** Extends a subscription, or stores the replacement a provider made for it (Drive's channels cannot be extended). */
+async function renewSubscription(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connection: ConnectionRecord,
+	subscription: SubscriptionRecord,
+): Promise<void> {
+	const renewed = await connector.webhook!.renew!(syncContext(deps, connector, connection), subscription, {
+		secret: deps.secrets.open(subscription.secret),
+	})
+	if ('replacement' in renewed) {
+		const { replacement } = renewed
+		await deps.storage.connections.addSubscriptions(connection, [
+			{ ...replacement, secret: subscription.secret, data: replacement.data ?? {} },
+		])
+		await deps.storage.connections.removeSubscription(subscription.id)
+	} else await deps.storage.connections.setSubscriptionExpiry(subscription.id, renewed.expiresAt)
+}
+
 /** Renews push subscriptions that lapse within a day (a recurring job). */
 export async function renewSubscriptions(deps: ConnectorDeps): Promise<void> {
 	const before = new Date(Date.now() + 24 * 3_600_000).toISOString()
@@ -111,18 +130,26 @@ export async function renewSubscriptions(deps: ConnectorDeps): Promise<void> {
 		const connector = connection && deps.connectors.get(connection.provider)
 		if (!connection || !connector?.webhook?.renew || connection.status !== 'active') continue
 		try {
-			const renewed = await connector.webhook.renew(syncContext(deps, connector, connection), subscription, {
-				secret: deps.secrets.open(subscription.secret),
-			})
-			if ('replacement' in renewed) {
-				const { replacement } = renewed
-				await deps.storage.connections.addSubscriptions(connection, [
-					{ ...replacement, secret: subscription.secret, data: replacement.data ?? {} },
-				])
-				await deps.storage.connections.removeSubscription(subscription.id)
-			} else await deps.storage.connections.setSubscriptionExpiry(subscription.id, renewed.expiresAt)
+			await renewSubscription(deps, connector, connection, subscription)
 		} catch (error) {
 			deps.logger.warn('could not renew a webhook subscription', { connectionId: connection.id, error: String(error) })
 		}
+	}
+}
+
+/** A lifecycle notification: the subscription renewed now, or made again (then a sync, for changes missed meanwhile). */
+export async function applyLifecycle(deps: ConnectorDeps, job: LifecycleJob): Promise<void> {
+	const connection = await deps.storage.connections.byId(job.connectionId)
+	const connector = connection && deps.connectors.get(connection.provider)
+	if (!connection || !connector?.webhook || connection.status !== 'active') return
+	const subscription = (await deps.storage.connections.subscriptions(connection.id)).find(
+		(candidate) => candidate.id === job.subscriptionId,
+	)
+	if (!subscription) return
+	if (job.action === 'renew' && connector.webhook.renew) {
+		await renewSubscription(deps, connector, connection, subscription)
+	} else if (job.action === 'resubscribe' && job.baseUrl) {
+		await resubscribe(deps, connector, connection, job.baseUrl)
+		await enqueueSync(deps, connection.id, 'webhook')
 	}
 }

@@ -44,7 +44,9 @@ export async function exchangeCode(
 export async function refreshTokens(auth: OAuth2Auth, app: OAuthApp, tokens: TokenSet): Promise<TokenSet> {
 	if (!tokens.refreshToken) throw new GrantRefusedError('the access token expired and there is no refresh token')
 	const client = new OAuth2Client(app.clientId, app.clientSecret, null)
-	const refreshed = await asGrant(() => client.refreshAccessToken(auth.tokenUrl, tokens.refreshToken!, []))
+	const refreshed = await asGrant(() =>
+		client.refreshAccessToken(auth.tokenUrl, tokens.refreshToken!, auth.refreshWithScopes ? auth.scopes : []),
+	)
 	return tokenSet(refreshed, tokens)
 }
 

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors.ts'
 import type { WebhookRequest } from '../plugins/connector.ts'
-import type { ConnectorDeps } from './deps.ts'
+import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
 import { unknownProvider } from './providers.ts'
 
@@ -35,6 +35,13 @@ export async function receiveWebhook(
 	const delivery = webhook.deliveryId?.(request)
 	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) {
 		throw refused('this delivery was received before (replay)')
+	}
+	const baseUrl = deps.publicUrl ?? (request.url ? new URL(request.url).origin : null)
+	for (const subscription of verified) {
+		const action = webhook.lifecycle?.(request, subscription)
+		if (!action) continue
+		const job = { connectionId: subscription.connectionId, subscriptionId: subscription.id, action, baseUrl }
+		await deps.queue.send<LifecycleJob>(RENEW_QUEUE, job)
 	}
 	let accepted = 0
 	for (const connectionId of new Set(verified.map((subscription) => subscription.connectionId))) {

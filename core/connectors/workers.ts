@@ -1,8 +1,11 @@
-import { type ConnectorDeps, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
-import { enqueueSync, renewSubscriptions } from './lifecycle.ts'
+import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { applyLifecycle, enqueueSync, renewSubscriptions } from './lifecycle.ts'
 import { runSync } from './sync-runner.ts'
 
-/** Syncs (one per connection at a time) and the hourly renewal of push subscriptions, on the durable queue. */
+/**
+ * Syncs (one per connection at a time), the hourly renewal of push subscriptions and subscription lifecycle
+ * notifications, on the durable queue.
+ */
 export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
 	await deps.queue.define(SYNC_QUEUE, {
 		retryLimit: 3,
@@ -15,7 +18,9 @@ export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: nu
 	await deps.queue.work<SyncJob>(SYNC_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job, attempt) =>
 		runSync(deps, job, attempt),
 	)
-	await deps.queue.work(RENEW_QUEUE, { concurrency: 1 }, () => renewSubscriptions(deps))
+	await deps.queue.work<Partial<LifecycleJob>>(RENEW_QUEUE, { concurrency: 1 }, (job) =>
+		job.subscriptionId ? applyLifecycle(deps, job as LifecycleJob) : renewSubscriptions(deps),
+	)
 	// Syncs a stopped process left unfinished resume now, from their last checkpoint (not after the retry delay).
 	for (const { connectionId, trigger } of await deps.storage.connections.interruptedConnections()) {
 		await enqueueSync(deps, connectionId, trigger)

@@ -20,6 +20,8 @@ export interface OAuth2Auth {
 	pkce: boolean
 	/** Extra query parameters of the authorization URL (e.g. `access_type: offline`). */
 	authorizeParams?: Record<string, string>
+	/** Send the scopes again with each refresh (the Microsoft identity platform wants them). */
+	refreshWithScopes?: boolean
 	/** Environment variables holding the server-wide application, e.g. GITHUB_CLIENT_ID / GITHUB_CLIENT_SECRET. */
 	env: { clientId: string; clientSecret: string }
 	/**
@@ -165,6 +167,8 @@ export interface WebhookRequest {
 	/** The raw body (signatures are computed over it). */
 	body: string
 	query: URLSearchParams
+	/** The address it arrived at: a subscription made again points at its origin, unless MEMORY_PUBLIC_URL is set. */
+	url?: string
 }
 
 /** A push subscription (a repository hook, a watch channel) core keeps, renews and stops. */
@@ -190,6 +194,11 @@ export interface WebhookSpec<Settings> {
 	deliveryId?(request: WebhookRequest): string | null
 	/** Whether this notification asks for a sync of the connection (a push to another branch does not). */
 	wantsSync?(request: WebhookRequest, settings: Settings): boolean
+	/**
+	 * A verified notification about the subscription itself rather than the data (Microsoft Graph's lifecycle
+	 * events): `renew` extends it now, `resubscribe` makes the connection's subscriptions again; null for others.
+	 */
+	lifecycle?(request: WebhookRequest, subscription: Subscription): 'renew' | 'resubscribe' | null
 	/** Creates the provider's subscriptions for the connection's settings; `secret` signs their deliveries. */
 	subscribe?(ctx: SyncContext<Settings>, input: { url: string; secret: string }): Promise<Subscription[]>
 	/**

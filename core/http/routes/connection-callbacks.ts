@@ -54,6 +54,7 @@ export function connectionCallbackRoutes({ oauthCallback, webhooks }: RouteDeps)
 					headers: request.headers,
 					body: await request.text(),
 					query: new URL(request.url).searchParams,
+					url: request.url,
 				})
 				if (outcome instanceof Response) return outcome
 				set.status = 202

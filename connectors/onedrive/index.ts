@@ -1,0 +1,64 @@
+import { defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
+import { graphClient } from './client.ts'
+import {
+	DEFAULT_SETTINGS,
+	DEFAULT_SUBSCRIPTION_MINUTES,
+	type Endpoints,
+	type OnedriveCursor,
+	type OnedriveOptions,
+	type OnedriveSettings,
+} from './options.ts'
+import { configureFolders, listFolders } from './resources.ts'
+import { syncOnedrive } from './sync.ts'
+import { onedriveWebhook } from './webhook.ts'
+
+export type { OnedriveCursor, OnedriveOptions, OnedriveSettings } from './options.ts'
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '')
+
+/** OneDrive (personal, work or school): the files of the whole drive or of chosen folders, through file ingestion. */
+export function onedrive(options: OnedriveOptions = {}) {
+	const loginUrl = trimSlash(options.loginUrl || 'https://login.microsoftonline.com')
+	const tenant = options.tenant || 'common'
+	const endpoints: Endpoints = {
+		graphUrl: trimSlash(options.graphUrl || 'https://graph.microsoft.com'),
+		maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
+		subscriptionMinutes: options.subscriptionMinutes ?? DEFAULT_SUBSCRIPTION_MINUTES,
+		retry: options.retry ?? { delaySeconds: 3, maxRetries: 3 },
+	}
+	return defineConnector<OnedriveCursor, OnedriveSettings>({
+		apiVersion: PLUGIN_API_VERSION,
+		kind: 'connector',
+		name: 'onedrive',
+		provider: 'onedrive',
+		displayName: 'OneDrive',
+		auth: {
+			type: 'oauth2',
+			authorizeUrl: `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/authorize`,
+			tokenUrl: `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
+			// offline_access: a refresh token; Files.Read.All: the user's drive and what is shared with them.
+			scopes: ['offline_access', 'User.Read', 'Files.Read.All'],
+			pkce: true,
+			refreshWithScopes: true,
+			env: { clientId: 'MICROSOFT_CLIENT_ID', clientSecret: 'MICROSOFT_CLIENT_SECRET' },
+			settingsKey: 'onedrive',
+			// The identity platform has no revocation endpoint for one grant; deleting the tokens is what remains.
+			async identity(tokens) {
+				const client = await graphClient(endpoints, async () => tokens.accessToken)
+				const me = (await client.api('/me').select('mail,userPrincipalName').get()) as {
+					mail?: string | null
+					userPrincipalName?: string | null
+				}
+				return { email: me.mail || me.userPrincipalName || null }
+			},
+		},
+		schedule: { everyHours: 4 },
+		defaultSettings: DEFAULT_SETTINGS,
+		resources: {
+			list: (ctx, query) => listFolders(endpoints, ctx, query),
+			configure: (ctx, resources) => configureFolders(endpoints, ctx, resources),
+		},
+		webhook: onedriveWebhook(endpoints),
+		sync: (ctx, cursor) => syncOnedrive(ctx, cursor, endpoints),
+	})
+}

@@ -1,0 +1,190 @@
+import type { Client } from '@microsoft/microsoft-graph-client'
+import { ConnectorAuthError, type ExternalDocument, type SyncContext, type SyncEvent } from '../../core/index.ts'
+import { codeOf, graphClient, guarded, relativeLink, statusOf } from './client.ts'
+import { FolderTree } from './folders.ts'
+import { type Endpoints, type OnedriveCursor, type OnedriveSettings, scopeOf } from './options.ts'
+import type { DriveItem, DrivePage } from './types.ts'
+
+type Event = SyncEvent<OnedriveCursor>
+
+const SELECT = 'id,name,size,eTag,cTag,webUrl,lastModifiedDateTime,file,folder,package,root,deleted,parentReference'
+/** The whole drive from the beginning; its last page's deltaLink then lists only what changed. */
+const FULL_LISTING = `/me/drive/root/delta?$select=${SELECT}`
+
+interface Run {
+	client: Client
+	ctx: SyncContext<OnedriveSettings>
+	endpoints: Endpoints
+	scope: string
+	chosen: Set<string>
+}
+
+/** How one pass over the delta feed is read. */
+interface PassMode {
+	/** The first listing of a connection: a checkpoint after every page, so a crash resumes where it stopped. */
+	initial: boolean
+	/** After a reset or another folder selection: items the listing no longer has are deleted at its end. */
+	reconcile: boolean
+}
+
+type PassEnd = 'done' | 'structure-changed' | 'gone'
+
+/**
+ * The drive's delta feed: first the whole drive, then from the last deltaLink only what changed. An expired link
+ * (410, resyncRequired), another folder selection, or a folder moved or deleted (delta lists the folder, not what is
+ * under it) lists the whole drive again and deletes what it no longer holds.
+ */
+export async function* syncOnedrive(
+	ctx: SyncContext<OnedriveSettings>,
+	cursor: OnedriveCursor | null,
+	endpoints: Endpoints,
+): AsyncGenerator<Event> {
+	const run: Run = {
+		client: await graphClient(endpoints, () => ctx.accessToken()),
+		ctx,
+		endpoints,
+		scope: scopeOf(ctx.settings),
+		chosen: new Set(ctx.settings.folders.map((folder) => folder.id)),
+	}
+	if (cursor && cursor.scope === run.scope) {
+		const initial = cursor.initial === true
+		const end = yield* pass(run, cursor.link, treeOf(run, cursor.folders), { initial, reconcile: false })
+		if (end === 'done') return
+		ctx.logger.info('listing the OneDrive again', { connectionId: ctx.connectionId, reason: end })
+	}
+	// Never synced: a first listing. Synced for another selection, or reset: a listing that reconciles.
+	yield* pass(run, FULL_LISTING, treeOf(run, null), { initial: cursor === null, reconcile: cursor !== null })
+}
+
+function treeOf(run: Run, json: string | null): FolderTree {
+	return new FolderTree(run.chosen, json, async (folderId) => {
+		try {
+			const item = (await guarded(() =>
+				run.client
+					.api(`/me/drive/items/${encodeURIComponent(folderId)}`)
+					.select('id,parentReference,root')
+					.get(),
+			)) as DriveItem
+			return item.root ? null : (item.parentReference?.id ?? null)
+		} catch (error) {
+			if (statusOf(error) === 404) return null
+			throw error
+		}
+	})
+}
+
+const isReset = (error: unknown) => statusOf(error) === 410 || codeOf(error) === 'resyncRequired'
+
+async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode): AsyncGenerator<Event, PassEnd> {
+	const present: string[] = []
+	let structureChanged = false
+	let link = start
+	for (;;) {
+		let page: DrivePage
+		try {
+			page = await guarded(() => run.client.api(relativeLink(link, run.endpoints.graphUrl)).get())
+		} catch (error) {
+			if (isReset(error) && !mode.reconcile) return 'gone'
+			throw error
+		}
+		for (const item of page.value ?? []) {
+			const parentId = item.parentReference?.id ?? null
+			if (item.deleted) {
+				if (tree.isFolder(item.id)) {
+					structureChanged = true
+					tree.remove(item.id)
+				} else yield { type: 'delete', externalId: item.id }
+				continue
+			}
+			if (item.root) {
+				tree.record(item.id, null)
+				continue
+			}
+			if (item.folder || item.package) {
+				if (tree.record(item.id, parentId) && run.chosen.size > 0) structureChanged = true
+				continue
+			}
+			if (!item.file) continue
+			if (!(await tree.contains(parentId))) {
+				// Outside the chosen folders: ignored, and deleted if it was imported before it moved out (a listing that
+				// reconciles deletes it at its end anyway).
+				if (!mode.initial && !mode.reconcile) yield { type: 'delete', externalId: item.id }
+				continue
+			}
+			present.push(item.id)
+			yield* importFile(run, item)
+		}
+		const next = page['@odata.nextLink']
+		if (next) {
+			link = next
+			if (mode.initial) yield checkpoint(run, next, tree, true)
+			continue
+		}
+		if (mode.reconcile) yield { type: 'present', externalIds: present }
+		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false)
+		return structureChanged && !mode.reconcile ? 'structure-changed' : 'done'
+	}
+}
+
+const checkpoint = (run: Run, link: string, tree: FolderTree, initial: boolean): Event => ({
+	type: 'checkpoint',
+	cursor: { link, scope: run.scope, folders: tree.json(), initial },
+})
+
+async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
+	const { ctx, endpoints } = run
+	const name = item.name ?? item.id
+	// cTag changes with the content only; the name is the document's title.
+	const version = `${item.cTag ?? item.eTag ?? item.lastModifiedDateTime ?? ''}|${name}`
+	if (await ctx.hasVersion(item.id, version)) {
+		yield { type: 'unchanged', externalId: item.id }
+		return
+	}
+	if ((item.size ?? 0) > endpoints.maxFileBytes) {
+		// Over the service's upload cap: not downloaded, counted as skipped.
+		ctx.logger.info('skipped a OneDrive file over the upload cap', { externalId: item.id, size: item.size })
+		yield { type: 'unchanged', externalId: item.id }
+		return
+	}
+	let bytes: Uint8Array
+	try {
+		bytes = await download(run.client, item.id)
+	} catch (error) {
+		if (error instanceof ConnectorAuthError) throw error
+		yield { type: 'failure', externalId: item.id, error: `could not download ${name}: ${(error as Error).message}` }
+		return
+	}
+	if (bytes.byteLength > endpoints.maxFileBytes) {
+		yield { type: 'unchanged', externalId: item.id }
+		return
+	}
+	yield { type: 'upsert', document: documentOf(item, name, version, bytes) }
+}
+
+/** `/content` answers 302 to a short-lived, pre-authenticated URL; the redirect handler follows it without the token. */
+async function download(client: Client, itemId: string): Promise<Uint8Array> {
+	const { ResponseType } = await import('@microsoft/microsoft-graph-client')
+	const body = (await guarded(() =>
+		client
+			.api(`/me/drive/items/${encodeURIComponent(itemId)}/content`)
+			.responseType(ResponseType.ARRAYBUFFER)
+			.get(),
+	)) as ArrayBuffer
+	return new Uint8Array(body)
+}
+
+function documentOf(item: DriveItem, name: string, version: string, bytes: Uint8Array): ExternalDocument {
+	return {
+		externalId: item.id,
+		version,
+		title: name,
+		file: { bytes, name, ...(item.file?.mimeType ? { mimeType: item.file.mimeType } : {}) },
+		url: item.webUrl ?? null,
+		metadata: {
+			...(item.parentReference?.driveId ? { driveId: item.parentReference.driveId } : {}),
+			...(item.lastModifiedDateTime ? { lastModified: item.lastModifiedDateTime } : {}),
+			...(item.size !== undefined ? { size: item.size } : {}),
+		},
+		sourceType: 'onedrive',
+	}
+}
