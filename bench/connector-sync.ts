@@ -1,16 +1,24 @@
 /**
  * GitHub connector throughput: a repository of N Markdown files on the local GitHub emulator, synced by a real
- * in-process service (embedded store, local embedder, no memory extraction), timed from `configure` until every file
- * is imported and until every imported document is searchable (done). Meanwhile, and again once idle, the latency of
- * `POST /v3/search` shows what a running sync costs the API.
+ * in-process service (embedded store or PostgreSQL, local embedder, no memory extraction), timed from `configure`
+ * until every file is imported and until every imported document is searchable (done). Meanwhile, and again once
+ * idle, the latency of `POST /v3/search` shows what a running sync costs the API.
  *
- *   bun bench/connector-sync.ts [--files 1000]
+ *   bun bench/connector-sync.ts [--files 1000] [--driver embedded|postgres]
+ *
+ * PostgreSQL: BENCH_DATABASE_URL (an admin URL; a database is created and dropped), else a throwaway server is started.
  */
 import { github } from '../connectors/github/index.ts'
 import { startGithubEmulator } from '../tests/emulators/github.ts'
+import { stopProvisionedPostgres } from '../tests/helpers/postgres.ts'
 import { startTestService } from '../tests/helpers/service.ts'
 
-const files = Number(process.argv[process.argv.indexOf('--files') + 1] || 1000) || 1000
+const argument = (name: string) =>
+	process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined
+const files = Number(argument('--files') || 1000) || 1000
+const driver = argument('--driver') === 'postgres' ? 'postgres' : 'pglite'
+if (driver === 'postgres' && process.env.BENCH_DATABASE_URL)
+	process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL
 const emulator = startGithubEmulator()
 const content: Record<string, string> = {}
 for (let i = 0; i < files; i++) {
@@ -18,7 +26,7 @@ for (let i = 0; i < files; i++) {
 		`# Page ${i}\n\nThe service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
 }
 emulator.createRepo('bench/pages', content)
-const t = await startTestService('pglite', {
+const t = await startTestService(driver, {
 	env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
 	plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
 	extractor: null,
@@ -64,6 +72,7 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
+	console.log(`${driver}, ${files} files`)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
@@ -74,4 +83,5 @@ try {
 } finally {
 	await t.stop()
 	emulator.stop()
+	stopProvisionedPostgres()
 }
