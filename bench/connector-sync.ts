@@ -1,12 +1,15 @@
 /**
  * Connector throughput: N items on a provider's local emulator (GitHub: a repository of Markdown files; Google Drive:
  * Docs; Gmail: threads of two messages; Notion: shared pages, at `--rps` requests a second; OneDrive: Markdown files
- * downloaded through the file ingestion), synced by a real in-process service (embedded store, local embedder,
+ * downloaded through the file ingestion), synced by a real in-process service (embedded store or PostgreSQL, local embedder,
  * no memory extraction), timed from the start of the first sync until every item is imported and until every
  * imported document is searchable (done). Meanwhile, and again once idle, the latency of `POST /v3/search` shows what a
  * running sync costs the API.
  *
  *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion|onedrive] [--files 1000] [--rps 3]
+ *     [--driver embedded|postgres]
+ *
+ * PostgreSQL: BENCH_DATABASE_URL (an admin URL; a database is created and dropped), else a throwaway server is started.
  */
 import { github } from '../connectors/github/index.ts'
 import { gmail } from '../connectors/gmail/index.ts'
@@ -20,12 +23,16 @@ import { addDriveRoutes } from '../tests/emulators/google-drive.ts'
 import { addGmailRoutes } from '../tests/emulators/google-gmail.ts'
 import { startGraphEmulator } from '../tests/emulators/graph.ts'
 import { block, startNotionEmulator } from '../tests/emulators/notion.ts'
+import { stopProvisionedPostgres } from '../tests/helpers/postgres.ts'
 import { startTestService, type TestService } from '../tests/helpers/service.ts'
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
 const provider = arg('--provider') ?? 'github'
 const files = Number(arg('--files') || 1000) || 1000
 const rps = Number(arg('--rps') ?? 3)
+const driver = arg('--driver') === 'postgres' ? 'postgres' : 'pglite'
+if (driver === 'postgres' && process.env.BENCH_DATABASE_URL)
+	process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL
 const sentence = (i: number) =>
 	`The service at station ${i} runs every ${(i % 12) + 1} hours and reports to team ${i % 37}.`
 
@@ -108,7 +115,7 @@ async function setUp(): Promise<{
 }
 
 const bench = await setUp()
-const t = await startTestService('pglite', { env: bench.env, plugins: [bench.plugin], extractor: null })
+const t = await startTestService(driver, { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
 	const times: number[] = []
@@ -150,7 +157,7 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
-	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}`)
+	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}`)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)
@@ -161,4 +168,5 @@ try {
 } finally {
 	await t.stop()
 	bench.stop()
+	stopProvisionedPostgres()
 }

@@ -211,16 +211,26 @@ describeEachDriver('GitHub connector', (driver) => {
 	}, 60_000)
 
 	it('marks a connection whose grant is revoked mid-sync, keeps what it imported and stops its schedule', async () => {
-		emulator.createRepo('octo/revoked', { 'a.md': '# A', 'b.md': '# B', 'c.md': '# C' })
+		emulator.createRepo('octo/revoked', { 'a.md': '# A' })
 		const { id } = await h.connect({ containerTag: 'revoked' })
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
-		emulator.revokeAfterBlobReads('octo/revoked', 1)
-		const since = new Date().toISOString()
+		const first = new Date().toISOString()
 		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'octo/revoked' }] })
-		const connection = await h.settled(id, since)
+		expect((await h.settled(id, first)).lastSyncRun).toMatchObject({ status: 'completed', added: 1 })
+		// The next sync lists the new commit, then the grant is revoked before any of its files is read.
+		emulator.commit('octo/revoked', { 'b.md': '# B', 'c.md': '# C' })
+		emulator.revokeAfterBlobReads('octo/revoked', 0)
+		const since = new Date().toISOString()
+		await t.request('POST', '/v3/connections/github/import', { body: { containerTags: ['revoked'] } })
+		let connection = await h.settled(id, since)
+		// The run is marked failed first, then the connection expired.
+		for (let i = 0; i < 100 && connection.status === 'active'; i++) {
+			await Bun.sleep(50)
+			connection = (await t.json('GET', `/v3/connections/${id}`)).body
+		}
 		expect(connection.status).toBe('expired')
 		expect(connection.error).toContain('revoked')
-		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired', added: 1 })
+		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired', added: 0 })
 		expect(await h.items(id)).toHaveLength(1)
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
 		const resources = await t.json('GET', `/v3/connections/${id}/resources`)

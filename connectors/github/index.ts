@@ -9,11 +9,20 @@ export type { GithubOptions, GithubSettings } from './options.ts'
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '')
 
-/** GitHub: Markdown and documentation files (code as an option) of chosen repositories' default branches. */
+/**
+ * GitHub: Markdown and documentation files (code as an option) of chosen repositories' default branches, and as an
+ * option their issues and pull requests with comments.
+ */
 export function github(options: GithubOptions = {}) {
 	const apiUrl = trimSlash(options.apiUrl || 'https://api.github.com')
 	const webUrl = trimSlash(options.webUrl || 'https://github.com')
-	const maxFileBytes = options.maxFileBytes ?? 1024 * 1024
+	const syncOptions = {
+		apiUrl,
+		webUrl,
+		maxFileBytes: options.maxFileBytes ?? 1024 * 1024,
+		issueReconcileHours: options.issueReconcileHours ?? 24,
+		readConcurrency: options.readConcurrency ?? 6,
+	}
 	return defineConnector<GithubCursor, GithubSettings>({
 		apiVersion: PLUGIN_API_VERSION,
 		kind: 'connector',
@@ -54,6 +63,6 @@ export function github(options: GithubOptions = {}) {
 			configure: (ctx, resources) => configureRepositories(ctx.settings, resources),
 		},
 		webhook: githubWebhook(apiUrl),
-		sync: (ctx, cursor) => syncGithub(ctx, cursor, { apiUrl, webUrl, maxFileBytes }),
+		sync: (ctx, cursor) => syncGithub(ctx, cursor, syncOptions),
 	})
 }

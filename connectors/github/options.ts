@@ -6,6 +6,13 @@ export interface GithubOptions {
 	webUrl?: string
 	/** Largest file imported, in bytes (larger ones are recorded as failures). Default 1 MiB. */
 	maxFileBytes?: number
+	/**
+	 * Hours between full listings of a repository's issues, which find deleted and transferred ones (the
+	 * updated-since listing in between cannot). Default 24; 0 lists them all on every sync.
+	 */
+	issueReconcileHours?: number
+	/** Blobs (and issues' comments) read at once. Default 6. */
+	readConcurrency?: number
 }
 
 export interface GithubSettings {
@@ -13,12 +20,17 @@ export interface GithubSettings {
 	repositories: { id: number; fullName: string; defaultBranch: string }[]
 	/** Also import source code files (not only Markdown, text and documentation). */
 	includeCode: boolean
+	/** Also import issues and pull requests with their comments, one document each. */
+	includeIssues: boolean
 }
 
-/** Per repository (`owner/name`): the commit last synced. */
+/**
+ * Per repository (`owner/name`): the commit last synced; with issues, `issues:owner/name` is the updated-since time
+ * of the next issue listing and `issuesListed:owner/name` when they were last listed in full.
+ */
 export type GithubCursor = Record<string, string>
 
-export const DEFAULT_SETTINGS: GithubSettings = { repositories: [], includeCode: false }
+export const DEFAULT_SETTINGS: GithubSettings = { repositories: [], includeCode: false, includeIssues: false }
 
 const DOCUMENTATION = ['.md', '.mdx', '.markdown', '.txt', '.rst', '.adoc', '.asciidoc', '.org', '.textile']
 const CODE = [

@@ -29,7 +29,8 @@ export async function listRepositories(
 
 /**
  * `[{ id, full_name | name: "owner/repo", defaultBranch | default_branch }]` becomes the repositories to sync; a
- * resource may carry `includeCode: true` to import source files too.
+ * resource may carry `includeCode: true` to import source files too, and `includeIssues: true` to import issues and
+ * pull requests (both apply to every repository of the connection; omitted, the current choice stays).
  */
 export async function configureRepositories(
 	settings: GithubSettings,
@@ -44,6 +45,9 @@ export async function configureRepositories(
 		if (typeof branch !== 'string' || branch === '') throw new Error(`resources[${index}].defaultBranch must be text`)
 		return { id: Number(resource.id) || 0, fullName, defaultBranch: branch }
 	})
-	const includeCode = resources.find((resource) => typeof resource.includeCode === 'boolean')?.includeCode
-	return { repositories, includeCode: typeof includeCode === 'boolean' ? includeCode : settings.includeCode }
+	const option = (name: 'includeCode' | 'includeIssues'): boolean => {
+		const chosen = resources.find((resource) => typeof resource[name] === 'boolean')?.[name]
+		return typeof chosen === 'boolean' ? chosen : (settings[name] ?? false)
+	}
+	return { repositories, includeCode: option('includeCode'), includeIssues: option('includeIssues') }
 }

@@ -1,54 +1,51 @@
 import type { Octokit } from '@octokit/rest'
 import { ConnectorAuthError, type ExternalDocument, type SyncContext, type SyncEvent } from '../../core/index.ts'
 import { octokitFor, splitName, statusOf } from './client.ts'
+import { inOrder } from './in-order.ts'
+import { syncIssues } from './issues.ts'
 import { type GithubCursor, type GithubSettings, isWanted } from './options.ts'
+import { guarded, type RepoSync, type Repository, type SyncOptions } from './repo-sync.ts'
 
 /** GitHub's compare lists at most 300 files: at that many, the full tree is listed instead. */
 const COMPARE_FILE_CAP = 300
 
-type Repository = GithubSettings['repositories'][number]
 type Event = SyncEvent<GithubCursor>
 
-interface RepoSync {
-	octokit: Octokit
-	repository: Repository
-	ctx: SyncContext<GithubSettings>
-	webUrl: string
-	maxFileBytes: number
-}
-
-/** Each configured repository's default branch: all files first, then the commits since the last synced one. */
+/**
+ * Each configured repository's default branch (all files first, then the commits since the last synced one), then,
+ * when chosen, its issues and pull requests.
+ */
 export async function* syncGithub(
 	ctx: SyncContext<GithubSettings>,
 	cursor: GithubCursor | null,
-	options: { apiUrl: string; webUrl: string; maxFileBytes: number },
+	options: SyncOptions,
 ): AsyncGenerator<Event> {
 	const octokit = await octokitFor(options.apiUrl, await ctx.accessToken())
 	const next: GithubCursor = { ...(cursor ?? {}) }
 	for (const repository of ctx.settings.repositories) {
-		const run: RepoSync = { octokit, repository, ctx, webUrl: options.webUrl, maxFileBytes: options.maxFileBytes }
+		const run: RepoSync = { ...options, octokit, repository, ctx }
 		const head = await guarded(() => headOf(run))
 		if (head === null) {
 			yield { type: 'failure', externalId: null, error: `${repository.fullName}: repository or branch not found` }
 			continue
 		}
 		const synced = next[repository.fullName]
-		if (synced === head) continue
-		if (synced) yield* incremental(run, synced, head)
-		else yield* full(run, head)
-		next[repository.fullName] = head
-		yield { type: 'checkpoint', cursor: { ...next } }
+		if (synced !== head) {
+			if (synced) yield* incremental(run, synced, head)
+			else yield* full(run, head)
+			next[repository.fullName] = head
+			yield { type: 'checkpoint', cursor: { ...next } }
+		}
+		if (ctx.settings.includeIssues) yield* syncIssues(run, next)
+		else if (forgetIssues(next, repository)) yield { type: 'checkpoint', cursor: { ...next } }
 	}
 }
 
-/** Turns a refused grant into the error core marks the connection with. */
-async function guarded<T>(call: () => Promise<T>): Promise<T> {
-	try {
-		return await call()
-	} catch (error) {
-		if (statusOf(error) === 401) throw new ConnectorAuthError('GitHub refused the token (revoked or expired)')
-		throw error
-	}
+/** Issues switched off: the next time they are switched on, they are listed in full again. */
+function forgetIssues(cursor: GithubCursor, repository: Repository): boolean {
+	const keys = [`issues:${repository.fullName}`, `issuesListed:${repository.fullName}`].filter((key) => key in cursor)
+	for (const key of keys) delete cursor[key]
+	return keys.length > 0
 }
 
 async function headOf({ octokit, repository }: RepoSync): Promise<string | null> {
@@ -71,7 +68,7 @@ async function* full(run: RepoSync, head: string): AsyncGenerator<Event> {
 	const files = data.tree.filter(
 		(entry) => entry.type === 'blob' && entry.path && isWanted(entry.path, run.ctx.settings),
 	)
-	for (const file of files) yield* importFile(run, file.path!, file.sha!, file.size ?? 0)
+	yield* inOrder(files, run.readConcurrency, (file) => readFile(run, file.path!, file.sha!, file.size ?? 0))
 	// Whatever was imported before and is no longer in the tree was removed meanwhile.
 	yield {
 		type: 'present',
@@ -98,46 +95,40 @@ async function* incremental(run: RepoSync, base: string, head: string): AsyncGen
 	}
 	const files = compared.files ?? []
 	if (files.length >= COMPARE_FILE_CAP) return yield* full(run, head)
-	for (const file of files) {
+	const changes = async (file: (typeof files)[number]): Promise<Event[]> => {
+		const events: Event[] = []
 		if (file.status === 'renamed' && file.previous_filename) {
-			yield { type: 'delete', externalId: externalId(run.repository, file.previous_filename) }
+			events.push({ type: 'delete', externalId: externalId(run.repository, file.previous_filename) })
 		}
-		if (file.status === 'removed') {
-			yield { type: 'delete', externalId: externalId(run.repository, file.filename) }
-			continue
-		}
-		if (!isWanted(file.filename, run.ctx.settings)) continue
-		yield* importFile(run, file.filename, file.sha ?? '', null)
+		if (file.status === 'removed')
+			events.push({ type: 'delete', externalId: externalId(run.repository, file.filename) })
+		else if (isWanted(file.filename, run.ctx.settings))
+			events.push(await readFile(run, file.filename, file.sha ?? '', null))
+		return events
 	}
+	for await (const events of inOrder(files, run.readConcurrency, changes)) yield* events
 }
 
-async function* importFile(run: RepoSync, path: string, sha: string, size: number | null): AsyncGenerator<Event> {
+/** One file as an event: unchanged (same blob), too large, read, or a failure to read it. */
+async function readFile(run: RepoSync, path: string, sha: string, size: number | null): Promise<Event> {
 	const id = externalId(run.repository, path)
-	if (sha && (await run.ctx.hasVersion(id, sha))) {
-		yield { type: 'unchanged', externalId: id }
-		return
-	}
-	if (size !== null && size > run.maxFileBytes) {
-		yield { type: 'failure', externalId: id, error: `GITHUB_FILE_TOO_LARGE: ${size} bytes (limit ${run.maxFileBytes})` }
-		return
-	}
+	if (sha && (await run.ctx.hasVersion(id, sha))) return { type: 'unchanged', externalId: id }
+	const tooLarge = (bytes: number): Event => ({
+		type: 'failure',
+		externalId: id,
+		error: `GITHUB_FILE_TOO_LARGE: ${bytes} bytes (limit ${run.maxFileBytes})`,
+	})
+	if (size !== null && size > run.maxFileBytes) return tooLarge(size)
 	try {
 		const { data } = await guarded(() =>
 			run.octokit.git.getBlob({ ...splitName(run.repository.fullName), file_sha: sha }),
 		)
-		if ((data.size ?? 0) > run.maxFileBytes) {
-			yield {
-				type: 'failure',
-				externalId: id,
-				error: `GITHUB_FILE_TOO_LARGE: ${data.size} bytes  (limit ${run.maxFileBytes})`,
-			}
-			return
-		}
+		if ((data.size ?? 0) > run.maxFileBytes) return tooLarge(data.size ?? 0)
 		const content = data.encoding === 'base64' ? Buffer.from(data.content, 'base64').toString('utf8') : data.content
-		yield { type: 'upsert', document: documentOf(run, path, sha, content) }
+		return { type: 'upsert', document: documentOf(run, path, sha, content) }
 	} catch (error) {
 		if (error instanceof ConnectorAuthError) throw error
-		yield { type: 'failure', externalId: id, error: `could not read ${path}: ${(error as Error).message}` }
+		return { type: 'failure', externalId: id, error: `could not read ${path}: ${(error as Error).message}` }
 	}
 }
 

@@ -2,7 +2,13 @@ import type { WebhookSpec } from '../../core/index.ts'
 import { octokitFor, splitName, statusOf } from './client.ts'
 import type { GithubSettings } from './options.ts'
 
-/** Push hooks per configured repository, signed with `X-Hub-Signature-256`; a push to the synced branch syncs. */
+/** Events that change an issue or pull request, or their comments. */
+const ISSUE_EVENTS = ['issues', 'issue_comment', 'pull_request', 'pull_request_review_comment']
+
+/**
+ * A hook per configured repository, signed with `X-Hub-Signature-256`: a push to the synced branch syncs, and so do
+ * changes to issues, pull requests and their comments when the connection imports them.
+ */
 export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 	return {
 		routeKeys: (request) => {
@@ -21,11 +27,13 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 		},
 		deliveryId: (request) => request.headers.get('x-github-delivery'),
 		wantsSync(request, settings) {
-			if (request.headers.get('x-github-event') !== 'push') return false
+			const event = request.headers.get('x-github-event') ?? ''
+			if (event !== 'push' && !(settings.includeIssues && ISSUE_EVENTS.includes(event))) return false
 			try {
-				const push = JSON.parse(request.body) as { ref?: string; repository?: { full_name?: string } }
-				const repository = settings.repositories.find((r) => r.fullName === push.repository?.full_name)
-				return repository !== undefined && push.ref === `refs/heads/${repository.defaultBranch}`
+				const payload = JSON.parse(request.body) as { ref?: string; repository?: { full_name?: string } }
+				const repository = settings.repositories.find((r) => r.fullName === payload.repository?.full_name)
+				if (!repository) return false
+				return event !== 'push' || payload.ref === `refs/heads/${repository.defaultBranch}`
 			} catch {
 				return false
 			}
@@ -38,7 +46,7 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 					...splitName(repository.fullName),
 					name: 'web',
 					active: true,
-					events: ['push'],
+					events: ctx.settings.includeIssues ? ['push', ...ISSUE_EVENTS] : ['push'],
 					config: { url, content_type: 'json', secret, insecure_ssl: '0' },
 				})
 				subscriptions.push({

@@ -10,42 +10,45 @@ const REFRESH_MARGIN_MS = 60_000
 const expiring = (tokens: TokenSet) =>
 	tokens.expiresAt !== null && Date.parse(tokens.expiresAt) - REFRESH_MARGIN_MS < Date.now()
 
-/** Refreshes in flight, per connection: a rotated refresh token may be used once, so two callers share one refresh. */
-const inFlight = new Map<string, Promise<ConnectionSecrets>>()
+/** Refreshes in flight, per service and connection: callers in one process share one refresh. */
+const inFlight = new WeakMap<ConnectorDeps, Map<string, Promise<ConnectionSecrets>>>()
 
 /**
- * The connection's secrets with a fresh access token, read again first (another caller may have refreshed it).
- * With `refused`, the refresh is due when that access token is still the current one, whatever its expiry.
+ * The connection's secrets with a fresh access token. A rotated refresh token may be used once, so the refresh runs
+ * under the connection's row lock (processes sharing the store take turns) and re-reads the tokens first: when another
+ * process refreshed them meanwhile, its tokens are used as they are. With `refused`, the refresh is due when that
+ * access token is still the current one, whatever its expiry.
  */
 function refreshed(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
-	connectionId: string,
+	connection: ConnectionRecord,
 	refused?: string,
 ): Promise<ConnectionSecrets> {
-	const running = inFlight.get(connectionId)
-	if (running) return running
+	const running = inFlight.get(deps) ?? new Map<string, Promise<ConnectionSecrets>>()
+	inFlight.set(deps, running)
+	const shared = running.get(connection.id)
+	if (shared) return shared
+	const auth = connector.auth
 	const refresh = (async () => {
-		const connection = await deps.storage.connections.byId(connectionId)
-		if (!connection) throw new ConnectorAuthError('the connection was deleted')
-		const current = openSecrets(deps.secrets, connection)
-		const auth = connector.auth
-		if (auth.type !== 'oauth2' || !current.tokens) throw new ConnectorAuthError('the connection is not authorized')
-		const due = refused === undefined ? expiring(current.tokens) : current.tokens.accessToken === refused
-		if (!due) return current
 		const app = openApp(deps.secrets, connection)
-		if (!app) throw new ConnectorAuthError('the connection has no OAuth application')
-		let next: ConnectionSecrets
-		try {
-			next = { ...current, tokens: await refreshTokens(auth, app, current.tokens) }
-		} catch (error) {
-			if (error instanceof GrantRefusedError) throw new ConnectorAuthError(`token refresh refused: ${error.message}`)
-			throw error
-		}
-		await deps.storage.connections.update(connectionId, { secrets: sealSecrets(deps.secrets, next) })
-		return next
-	})().finally(() => inFlight.delete(connectionId))
-	inFlight.set(connectionId, refresh)
+		const stored = await deps.storage.connections.updateSecretsLocked(connection.id, async (sealed) => {
+			const current = sealed ? openSecrets(deps.secrets, { secrets: sealed }) : {}
+			if (auth.type !== 'oauth2' || !current.tokens) throw new ConnectorAuthError('the connection is not authorized')
+			const due = refused === undefined ? expiring(current.tokens) : current.tokens.accessToken === refused
+			if (!due) return null
+			if (!app) throw new ConnectorAuthError('the connection has no OAuth application')
+			try {
+				return sealSecrets(deps.secrets, { ...current, tokens: await refreshTokens(auth, app, current.tokens) })
+			} catch (error) {
+				if (error instanceof GrantRefusedError) throw new ConnectorAuthError(`token refresh refused: ${error.message}`)
+				throw error
+			}
+		})
+		if (stored === undefined) throw new ConnectorAuthError('the connection was deleted')
+		return openSecrets(deps.secrets, { secrets: stored })
+	})().finally(() => running.delete(connection.id))
+	running.set(connection.id, refresh)
 	return refresh
 }
 
@@ -70,14 +73,14 @@ export function syncContext(
 			if (connector.auth.type !== 'oauth2' || !secrets.tokens) {
 				throw new ConnectorAuthError('the connection is not authorized')
 			}
-			if (expiring(secrets.tokens)) secrets = await refreshed(deps, connector, connection.id)
+			if (expiring(secrets.tokens)) secrets = await refreshed(deps, connector, connection)
 			return secrets.tokens!.accessToken
 		},
 		async refreshAccessToken(refused) {
 			if (connector.auth.type !== 'oauth2' || !secrets.tokens) {
 				throw new ConnectorAuthError('the connection is not authorized')
 			}
-			secrets = await refreshed(deps, connector, connection.id, refused)
+			secrets = await refreshed(deps, connector, connection, refused)
 			return secrets.tokens!.accessToken
 		},
 		async hasVersion(externalId, version) {

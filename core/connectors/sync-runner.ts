@@ -1,14 +1,11 @@
-import { HttpError } from '../errors.ts'
+import type { HttpError } from '../errors.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import type { ConnectionRecord, SyncCounts, SyncErrorCode } from '../plugins/connection-storage.ts'
 import { ConnectorAuthError } from '../plugins/connector.ts'
-import { applyDelete, applyPresent, applyUpsert } from './apply-event.ts'
+import { applyDelete, applyPresent } from './apply-event.ts'
 import { syncContext } from './context.ts'
 import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
-
-/** The service refused this one item (an unsupported file type, a file over the size limit): the run goes on. */
-const isRefusedItem = (error: unknown): error is HttpError =>
-	error instanceof HttpError && [400, 413, 415, 422].includes(error.status)
+import { upsertBatch } from './upsert-batch.ts'
 
 const refusal = (error: HttpError) => (error.details ? `${error.message}: ${error.details}` : error.message)
 
@@ -22,8 +19,8 @@ function errorCodeOf(error: unknown): SyncErrorCode {
 }
 
 /**
- * One sync of one connection (the queue runs one per connection at a time): from its last committed cursor, each
- * event applied as it comes, the cursor stored at each checkpoint. A process that dies mid-run leaves the run
+ * One sync of one connection (the queue runs one per connection at a time): from its last committed cursor, events
+ * applied in order (upserts a few at a time), the cursor stored at each checkpoint once everything before it is. A process that dies mid-run leaves the run
  * `running`; the retried job marks it interrupted and starts again from the last checkpoint, and items already
  * imported are updated in place (their customId), never duplicated.
  */
@@ -41,18 +38,18 @@ export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAtt
 	const counts: SyncCounts = { added: 0, updated: 0, deleted: 0, skipped: 0, failed: 0 }
 	const ctx = syncContext(deps, connector, connection)
 	let limitReached = false
+	const upserts = upsertBatch(deps, connection, counts, async (externalId, error) => {
+		counts.failed++
+		await storage.connections.addFailure(run.id, externalId, refusal(error))
+	})
 	try {
 		for await (const event of connector.sync(ctx, connection.cursor)) {
+			if (event.type === 'upsert') limitReached = !(await upserts.add(event.document))
+			else if (event.type === 'delete' || event.type === 'present' || event.type === 'checkpoint') {
+				limitReached = !(await upserts.flush())
+			}
+			if (limitReached) break
 			switch (event.type) {
-				case 'upsert':
-					try {
-						if (!(await applyUpsert(deps, connection, event.document, counts))) limitReached = true
-					} catch (error) {
-						if (!isRefusedItem(error)) throw error
-						counts.failed++
-						await storage.connections.addFailure(run.id, event.document.externalId, refusal(error))
-					}
-					break
 				case 'unchanged':
 					counts.skipped++
 					break
@@ -71,8 +68,8 @@ export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAtt
 					await storage.connections.updateRun(run.id, { counts })
 					break
 			}
-			if (limitReached) break
 		}
+		if (!limitReached) limitReached = !(await upserts.flush())
 		await storage.connections.updateRun(run.id, {
 			status: limitReached ? 'limit_reached' : 'completed',
 			...(limitReached

@@ -107,6 +107,16 @@ export interface ConnectionStore {
 	/** The organization's connections, newest first, optionally of one provider and sharing a container tag. */
 	list(scope: Scope, filter: { provider?: string; containerTags?: string[] }): Promise<ConnectionRecord[]>
 	update(id: string, patch: ConnectionPatch): Promise<void>
+	/**
+	 * Rewrites the connection's sealed secrets while holding its row locked, so processes sharing the store take turns:
+	 * `change` gets the secrets as stored at that moment (another process may just have replaced them) and returns the
+	 * ones to store, or null to leave them. Answers the secrets stored afterwards; undefined when there is no such
+	 * connection. A throw from `change` stores nothing. `change` must not use the store itself.
+	 */
+	updateSecretsLocked(
+		id: string,
+		change: (secrets: string | null) => Promise<string | null>,
+	): Promise<string | null | undefined>
 	/** Deletes the connection with its items, runs and subscriptions; its documents keep existing, detached. */
 	delete(scope: Scope, id: string): Promise<boolean>
 	/**

@@ -72,6 +72,27 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			})
 		})
 
+		it('rewrites secrets under a lock: concurrent changes take turns, each seeing the one before', async () => {
+			const created = await storage.connections.create(await newScope(), connection({ secrets: '0' }))
+			const seen: string[] = []
+			const bump = () =>
+				storage.connections.updateSecretsLocked(created.id, async (current) => {
+					seen.push(current!)
+					await Bun.sleep(30)
+					return String(Number(current) + 1)
+				})
+			expect((await Promise.all([bump(), bump(), bump()])).sort()).toEqual(['1', '2', '3'])
+			expect(seen.sort()).toEqual(['0', '1', '2'])
+			expect((await storage.connections.byId(created.id))?.secrets).toBe('3')
+			expect(await storage.connections.updateSecretsLocked(created.id, async () => null)).toBe('3')
+			const refused = storage.connections.updateSecretsLocked(created.id, async () => {
+				throw new Error('refused')
+			})
+			await expect(refused).rejects.toThrow('refused')
+			expect((await storage.connections.byId(created.id))?.secrets).toBe('3')
+			expect(await storage.connections.updateSecretsLocked(newId(), async () => 'x')).toBeUndefined()
+		})
+
 		it('hands out a pending authorization once, only to its organization and before it lapses', async () => {
 			const [a, b] = [await newScope(), await newScope()]
 			const c = await storage.connections.create(

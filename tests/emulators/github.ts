@@ -1,9 +1,10 @@
 import { createHash, createHmac } from 'node:crypto'
+import { issueTracker } from './github-issues.ts'
 
 /**
  * A local GitHub: the OAuth web flow (with PKCE, refresh-token rotation and revocation), the REST calls the GitHub
- * connector makes (user, repositories, branches, trees, blobs, compare, hooks) and signed push deliveries. Real HTTP
- * on 127.0.0.1, so @octokit/rest and the OAuth client run unchanged against it.
+ * connector makes (user, repositories, branches, trees, blobs, compare, hooks, issues and their comments) and signed
+ * webhook deliveries. Real HTTP on 127.0.0.1, so @octokit/rest and the OAuth client run unchanged against it.
  */
 
 interface Repo {
@@ -13,7 +14,7 @@ interface Repo {
 	/** Commit sha -> its tree (path -> blob sha). */
 	commits: Map<string, Map<string, string>>
 	head: string
-	hooks: { id: number; url: string; secret: string }[]
+	hooks: { id: number; url: string; secret: string; events: string[] }[]
 }
 
 interface Grant {
@@ -30,6 +31,8 @@ export interface GithubEmulatorOptions {
 	tokenLifetimeSeconds?: number | null
 	/** Milliseconds each blob read waits (to interrupt a sync in its middle). */
 	blobDelayMs?: number
+	/** Milliseconds a token refresh takes (to let two refreshes overlap). */
+	refreshDelayMs?: number
 }
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
@@ -46,6 +49,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const log: string[] = []
 	let nextId = 1000
 	let revokeAfter: { repo: string; reads: number } | null = null
+	let url = ''
+	const issues = issueTracker(() => url)
 
 	function issue(login: string): Record<string, unknown> {
 		const access = `gho_${crypto.randomUUID().replaceAll('-', '')}`
@@ -95,12 +100,16 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (form.get('grant_type') === 'refresh_token') {
 			const old = form.get('refresh_token') ?? ''
 			const access = refreshTokens.get(old)
-			if (!access) return error('bad_refresh_token', 'unknown or used refresh token')
+			if (!access) {
+				log.push('POST refresh refused')
+				return error('bad_refresh_token', 'unknown or used refresh token')
+			}
 			// Using a refresh token invalidates it and the old access token.
 			refreshTokens.delete(old)
 			const grant = grants.get(access)!
 			grant.revoked = true
 			log.push('POST refresh')
+			if (options.refreshDelayMs) await Bun.sleep(options.refreshDelayMs)
 			return json(issue(grant.login))
 		}
 		const code = codes.get(form.get('code') ?? '')
@@ -139,7 +148,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		}
 		const grant = grantOf(request)
 		if (!grant) return json({ message: 'Bad credentials' }, 401)
-		log.push(`${method} /${parts.join('/')}`)
+		log.push(`${method} /${parts.join('/')}${url.search}`)
 		if (parts[0] === 'user' && parts.length === 1) {
 			return json({ login: grant.login, id: 1, email: `${grant.login}@example.com` })
 		}
@@ -161,6 +170,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		const repo = repos.get(`${parts[1]}/${parts[2]}`)
 		if (!repo) return notFound()
 		const rest = parts.slice(3)
+		const issueAnswer = issues.route(repo.fullName, method, rest, url)
+		if (issueAnswer) return issueAnswer
 		if (rest[0] === 'branches' && method === 'GET') {
 			if (rest.slice(1).join('/') !== repo.defaultBranch) return notFound()
 			return json({ name: repo.defaultBranch, commit: { sha: repo.head } })
@@ -210,8 +221,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			return json({ status: 'ahead', files, commits: [] })
 		}
 		if (rest[0] === 'hooks' && method === 'POST') {
-			const body = (await request.json()) as { config: { url: string; secret: string } }
-			const hook = { id: nextId++, url: body.config.url, secret: body.config.secret }
+			const body = (await request.json()) as { events?: string[]; config: { url: string; secret: string } }
+			const hook = { id: nextId++, url: body.config.url, secret: body.config.secret, events: body.events ?? ['push'] }
 			repo.hooks.push(hook)
 			return json({ id: hook.id, active: true, config: { url: hook.url } }, 201)
 		}
@@ -245,7 +256,32 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			return api(request, url)
 		},
 	})
-	const url = `http://127.0.0.1:${server.port}`
+	url = `http://127.0.0.1:${server.port}`
+	/** A delivery of `event` for the repository's newest hook, as GitHub sends it; `secret` overrides the signing key. */
+	function delivery(
+		fullName: string,
+		event: string,
+		payload: Record<string, unknown>,
+		options: { secret?: string; deliveryId?: string } = {},
+	) {
+		const repo = repos.get(fullName)!
+		const hook = repo.hooks.at(-1)!
+		const body = JSON.stringify({ ...payload, repository: { full_name: fullName, id: repo.id } })
+		const signature = `sha256=${createHmac('sha256', options.secret ?? hook.secret)
+			.update(body)
+			.digest('hex')}`
+		return {
+			body,
+			headers: {
+				'content-type': 'application/json',
+				'x-github-event': event,
+				'x-github-delivery': options.deliveryId ?? crypto.randomUUID(),
+				'x-github-hook-id': String(hook.id),
+				'x-hub-signature-256': signature,
+				'user-agent': 'GitHub-Hookshot/emulator',
+			},
+		}
+	}
 
 	return {
 		url,
@@ -279,28 +315,14 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		/** A push delivery for the repository's newest hook, as GitHub sends it; `secret` overrides the signing key. */
 		pushDelivery(fullName: string, options: { secret?: string; ref?: string; deliveryId?: string } = {}) {
 			const repo = repos.get(fullName)!
-			const hook = repo.hooks.at(-1)!
-			const body = JSON.stringify({
-				ref: options.ref ?? `refs/heads/${repo.defaultBranch}`,
-				after: repo.head,
-				repository: { full_name: fullName, id: repo.id },
-				commits: [],
-			})
-			const signature = `sha256=${createHmac('sha256', options.secret ?? hook.secret)
-				.update(body)
-				.digest('hex')}`
-			return {
-				body,
-				headers: {
-					'content-type': 'application/json',
-					'x-github-event': 'push',
-					'x-github-delivery': options.deliveryId ?? crypto.randomUUID(),
-					'x-github-hook-id': String(hook.id),
-					'x-hub-signature-256': signature,
-					'user-agent': 'GitHub-Hookshot/emulator',
-				},
-			}
+			const payload = { ref: options.ref ?? `refs/heads/${repo.defaultBranch}`, after: repo.head, commits: [] }
+			return delivery(fullName, 'push', payload, options)
 		},
+		delivery,
+		/** Issues and pull requests: open, comment, close or merge, delete, transfer. */
+		issues,
+		/** A valid access token of a new grant (for tests that call a connector's sync directly). */
+		accessToken: (login = 'octo') => issue(login).access_token as string,
 		/** Every grant issued so far stops working (the user revoked the application). */
 		revokeAll() {
 			for (const grant of grants.values()) grant.revoked = true

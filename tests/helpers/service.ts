@@ -57,10 +57,13 @@ export async function startTestService(
 		plugins?: Plugin[]
 		/** Where the service logs (errors only, on stderr, unless given). */
 		logger?: Logger
+		/** PostgreSQL: another test service's database, shared as two processes share one (not dropped at stop). */
+		databaseUrl?: string
 	} = {},
 ): Promise<TestService> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-test-'))
-	const database = driver === 'postgres' ? await createTestDatabase() : null
+	const shared = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : null
+	const database = driver === 'postgres' ? (shared ?? (await createTestDatabase())) : null
 	const env = { ...options.env, MEMORY_DATA_DIR: dataDir, ...(database ? { DATABASE_URL: database.url } : {}) }
 	const settings = { ...settingsFromEnv(env), workerConcurrency: options.workerConcurrency ?? 4 }
 	const plugins = [

@@ -61,6 +61,18 @@ export function connectionStore(db: () => Db): ConnectionStore {
 			)
 			return rows.map(toConnection)
 		},
+		updateSecretsLocked: (id, change) =>
+			db().transaction(async (tx) => {
+				const [row] = await tx.query<{ secrets: string | null }>(
+					'SELECT secrets FROM connections WHERE id = $1 FOR UPDATE',
+					[id],
+				)
+				if (!row) return undefined
+				const next = await change(row.secrets)
+				if (next === null) return row.secrets
+				await tx.query('UPDATE connections SET secrets = $2, updated_at = now() WHERE id = $1', [id, next])
+				return next
+			}),
 		async update(id, patch) {
 			const sets: string[] = []
 			const params: unknown[] = [id]
