@@ -80,6 +80,8 @@ export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAtt
 		})
 		await storage.connections.update(connection.id, { error: null })
 	} catch (error) {
+		// What the connector read before it failed is still applied (a retry finds it imported).
+		await upserts.flush().catch((cause) => logger.warn('could not apply held upserts', { cause: String(cause) }))
 		await failRun(deps, connection, run.id, counts, error)
 		// A provider outage is retried by the queue (from the last checkpoint); a refused grant is not.
 		if (!(error instanceof ConnectorAuthError || statusOf(error) === 401) && !attempt.lastAttempt) throw error
