@@ -2,9 +2,12 @@
  * Event-loop stall and peak memory of a real embedded server on hostile single inputs: a 1 MB word, a 3 MB PDF whose
  * stream inflates to 3 GiB, and a 50 MB text upload. Each input gets a fresh server; /health is polled every 50 ms
  * while the document is processed (longest answer = stall), and the server's peak resident memory is read from
- * /proc (VmHWM). `--root DIR` runs the server of another checkout (to compare before and after a change).
+ * /proc (VmHWM), with the seconds each pipeline stage took and the status the document was in at each answer over
+ * 250 ms and at the highest resident memory seen while it was in that status. `--root DIR` runs the server of another checkout (to compare before and after a change).
  *
- *   bun bench/hostile-inputs.ts [--root ../main] [--only word,pdf,upload] [--timeout 600] [--pdf-gib 3]
+ *   bun bench/hostile-inputs.ts [--root ../main] [--only word,pdf,upload] [--timeout 600] [--pdf-gib 3] [--upload-mb 50]
+ *
+ * MEMORY_* variables of the bench's own environment reach the server (e.g. MEMORY_DOCUMENT_MAX_MEMORY_MB).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,11 +24,14 @@ const root = option('root', join(import.meta.dir, '..'))
 const only = option('only', 'word,pdf,upload').split(',')
 const timeoutMs = Number(option('timeout', '600')) * 1000
 const pdfGib = Number(option('pdf-gib', '3'))
+const uploadMb = Number(option('upload-mb', '50'))
+const memorySettings = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('MEMORY_')))
 
 async function startServer(dataDir: string) {
 	const proc = Bun.spawn([process.execPath, join(root, 'server/main.ts')], {
 		cwd: root,
 		env: {
+			...memorySettings,
 			PATH: process.env.PATH ?? '',
 			PORT: '0',
 			HOST: '127.0.0.1',
@@ -63,6 +69,11 @@ function peakRssMb(pid: number): number {
 	return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
 }
 
+function rssMb(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+	return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
+}
+
 async function measure(name: string, send: (url: string, headers: Record<string, string>) => Promise<string>) {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-hostile-'))
 	const server = await startServer(dataDir)
@@ -71,18 +82,26 @@ async function measure(name: string, send: (url: string, headers: Record<string,
 	const started = performance.now()
 	let stall = 0
 	let outcome = 'timeout'
+	let stages: Record<string, number> = {}
+	const slow: string[] = []
+	const rssByStage: Record<string, number> = {}
 	try {
 		const id = await send(server.url, headers)
 		while (performance.now() - started < timeoutMs) {
 			const asked = performance.now()
 			await fetch(`${server.url}/health`)
-			stall = Math.max(stall, performance.now() - asked)
+			const answeredMs = performance.now() - asked
+			stall = Math.max(stall, answeredMs)
 			const document = (await (await fetch(`${server.url}/v3/documents/${id}`, { headers })).json()) as {
 				status: string
 				error: string | null
+				stages: { stage: string; startedAt: string; endedAt: string | null }[]
 			}
+			rssByStage[document.status] = Math.max(rssByStage[document.status] ?? 0, rssMb(server.proc.pid))
+			if (answeredMs > 250) slow.push(`${Math.round(answeredMs)} ms (${document.status})`)
 			if (document.status === 'done' || document.status === 'failed') {
 				outcome = document.status === 'done' ? 'done' : `failed: ${document.error}`
+				stages = stageSeconds(document.stages)
 				break
 			}
 			await Bun.sleep(50)
@@ -97,11 +116,23 @@ async function measure(name: string, send: (url: string, headers: Record<string,
 		healthStallMs: Math.round(stall),
 		peakRssMb: peakRssMb(server.proc.pid),
 		rssAtStartMb: before,
+		stageSeconds: stages,
+		slowHealth: slow,
+		peakRssMbByStatus: rssByStage,
 	}
 	server.proc.kill(9)
 	await server.proc.exited
 	rmSync(dataDir, { recursive: true, force: true })
 	console.log(JSON.stringify(row))
+}
+
+/** Seconds each pipeline stage took (the last attempt's record of it). */
+function stageSeconds(stages: { stage: string; startedAt: string; endedAt: string | null }[]): Record<string, number> {
+	const seconds: Record<string, number> = {}
+	for (const { stage, startedAt, endedAt } of stages) {
+		if (endedAt) seconds[stage] = Math.round((Date.parse(endedAt) - Date.parse(startedAt)) / 100) / 10
+	}
+	return seconds
 }
 
 const post = (content: string) => async (url: string, headers: Record<string, string>) => {
@@ -128,6 +159,7 @@ if (only.includes('upload')) {
 	const words = ['apple', 'river', 'stone', 'green', 'market', 'window', 'silver', 'garden']
 	let text = ''
 	const line = `${Array.from({ length: 12 }, (_, i) => words[i % words.length]).join(' ')}.\n`
-	text = line.repeat(Math.ceil((50 * 1024 * 1024 - 1024) / line.length)).slice(0, 50 * 1024 * 1024 - 1024)
-	await measure('50 MB text upload', uploadFile(new TextEncoder().encode(text), 'big.txt'))
+	const size = uploadMb * 1024 * 1024 - 1024
+	text = line.repeat(Math.ceil(size / line.length)).slice(0, size)
+	await measure(`${uploadMb} MB text upload`, uploadFile(new TextEncoder().encode(text), 'big.txt'))
 }
