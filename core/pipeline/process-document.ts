@@ -38,6 +38,11 @@ export interface MemoryStep {
 export { PermanentStageError }
 
 const EMBED_BATCH = 64
+/**
+ * Chunks written per statement. Each new row goes into the vector index, a few milliseconds apiece in the embedded
+ * database, which runs in this thread: 64 rows held the event loop for half a second.
+ */
+const STAGE_BATCH = 16
 
 /**
  * The embedded database answers on the microtask queue, so back-to-back pipeline work would never let the
@@ -106,13 +111,17 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 				batch.map((chunk) => chunk.content),
 				'document',
 			)
-			// Embedding and the write each hold the event loop for a while with a local embedder and the embedded
-			// database: requests get their turn between the two.
-			await yieldToEventLoop()
-			await storage.chunks.stage(
-				document.id,
-				batch.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[i]! })),
-			)
+			// Embedding and the writes each hold the event loop for a while with a local embedder and the embedded
+			// database: requests get their turn between them.
+			for (let part = 0; part < batch.length; part += STAGE_BATCH) {
+				await yieldToEventLoop()
+				await storage.chunks.stage(
+					document.id,
+					batch
+						.slice(part, part + STAGE_BATCH)
+						.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[part + i]! })),
+				)
+			}
 			await yieldToEventLoop()
 			run.limits.signal?.throwIfAborted()
 		}
