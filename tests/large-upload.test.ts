@@ -31,6 +31,7 @@ describe('a large upload (embedded server process)', () => {
 			containerTag: 'steady',
 		})
 		expect((await finished(steady.body.id, 60_000)).status).toBe('done')
+		await settled()
 	}, 300_000)
 	afterAll(async () => {
 		await server?.kill('SIGKILL')
@@ -44,6 +45,21 @@ describe('a large upload (embedded server process)', () => {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		})
 		return { status: response.status, body: await response.json() }
+	}
+
+	/**
+	 * Waits out the fresh server's start-up work, which holds its event loop for a second or two on a busy machine
+	 * (not what this test is about): 2 s without a /health answer over 100 ms, at most 60 s.
+	 */
+	async function settled(): Promise<void> {
+		const started = performance.now()
+		let calmSince = started
+		while (performance.now() - calmSince < 2_000 && performance.now() - started < 60_000) {
+			const asked = performance.now()
+			await fetch(`${server.url}/health`)
+			if (performance.now() - asked > 100) calmSince = performance.now()
+			await Bun.sleep(50)
+		}
 	}
 
 	async function finished(id: string, timeoutMs: number): Promise<any> {
@@ -64,29 +80,38 @@ describe('a large upload (embedded server process)', () => {
 		expect(response.status).toBe(200)
 		const { id } = (await response.json()) as { id: string }
 
-		const document = finished(id, 400_000)
-		let settled = false
-		void document.finally(() => {
-			settled = true
-		})
-		const slowest = { health: 0, search: 0 }
-		let probes = 0
-		while (!settled) {
-			let started = performance.now()
-			expect((await fetch(`${server.url}/health`)).status).toBe(200)
-			slowest.health = Math.max(slowest.health, performance.now() - started)
-			started = performance.now()
-			const search = await call('POST', '/v3/search', { q: 'greenhouse basil', containerTags: ['steady'] })
-			expect(search.status).toBe(200)
-			expect(search.body.results).toHaveLength(1)
-			slowest.search = Math.max(slowest.search, performance.now() - started)
-			probes++
-			await Bun.sleep(50)
+		// Health and searches are probed each on its own, so a probe waiting for the database never hides a stall
+		// from the other.
+		let processing = true
+		const probeWhileProcessing = async (probe: () => Promise<void>) => {
+			let slowest = 0
+			let probes = 0
+			while (processing) {
+				const started = performance.now()
+				await probe()
+				slowest = Math.max(slowest, performance.now() - started)
+				probes++
+				await Bun.sleep(50)
+			}
+			return { slowest, probes }
 		}
-		expect((await document).status).toBe('done')
-		expect(probes).toBeGreaterThan(10)
-		expect(slowest.health).toBeLessThan(HEALTH_MS)
-		expect(slowest.search).toBeLessThan(SEARCH_MS)
+		const health = probeWhileProcessing(async () => {
+			expect((await fetch(`${server.url}/health`)).status).toBe(200)
+		})
+		const search = probeWhileProcessing(async () => {
+			const answer = await call('POST', '/v3/search', { q: 'greenhouse basil', containerTags: ['steady'] })
+			expect(answer.status).toBe(200)
+			expect(answer.body.results).toHaveLength(1)
+		})
+		const document = await finished(id, 400_000).finally(() => {
+			processing = false
+		})
+		expect(document.status).toBe('done')
+		const [healthProbes, searchProbes] = await Promise.all([health, search])
+		expect(healthProbes.probes).toBeGreaterThan(10)
+		expect(healthProbes.slowest).toBeLessThan(HEALTH_MS)
+		expect(searchProbes.probes).toBeGreaterThan(10)
+		expect(searchProbes.slowest).toBeLessThan(SEARCH_MS)
 
 		const found = await call('POST', '/v3/search', { q: 'Who is the lighthouse keeper?', containerTags: ['large'] })
 		expect(found.status).toBe(200)
