@@ -333,6 +333,19 @@ describe('parseTranscript', () => {
 		expect(isTranscript('user: hi\nassistant: hello')).toBe(true)
 	})
 
+	it('takes a two-message exchange between named people for a conversation, but not a record of fields', () => {
+		expect(isTranscript("Caroline: I went to the LGBTQ support group yesterday.\nMelanie: Wow, that's awesome!")).toBe(
+			true,
+		)
+		expect(isTranscript('Jon Park: Are we still meeting at the cafe tomorrow\nDana: Yes, see you at nine')).toBe(true)
+		expect(isTranscript('Project: Apollo\nOwner: Dana Smith')).toBe(false)
+		expect(isTranscript('Subject: The quarterly numbers are in.\nFrom: Dana Smith <dana@example.com>')).toBe(false)
+		expect(isTranscript('Description: The service handles payments.\nSummary: It is fast.')).toBe(false)
+		expect(
+			isTranscript('Step One: Open the box.\nStep Two: Plug the device in.\nStep Three: Wait for the green light.'),
+		).toBe(false)
+	})
+
 	it('needs at least two turns', () => {
 		expect(isTranscript('User: hello')).toBe(false)
 	})

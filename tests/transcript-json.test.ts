@@ -37,6 +37,17 @@ describe('chat sent as JSON (chat-messages)', () => {
 		expect(transcript?.turns.map((turn) => turn.speaker)).toEqual(['Caroline', 'Melanie', 'Caroline'])
 	})
 
+	it('reads a two-message session between named speakers as a transcript', () => {
+		const chat = embeddedChat(
+			session('2:10 pm on 12 May, 2023', [
+				{ speaker: 'Caroline', content: 'I adopted a puppy named Biscuit last week.' },
+				{ speaker: 'Melanie', content: 'Oh wow, congratulations on Biscuit!' },
+			]),
+		)
+		const transcript = parseTranscript(renderEmbeddedChat(chat!))
+		expect(transcript?.turns.map((turn) => turn.speaker)).toEqual(['Caroline', 'Melanie'])
+	})
+
 	it('reads the common shapes: a bare array, {messages}, OpenAI role/content with parts, speaker or name', () => {
 		const openai = {
 			messages: [

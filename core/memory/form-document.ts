@@ -3,9 +3,16 @@ import type { DocumentRecord, Scope, StageRecord } from '../domain/types.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../logger.ts'
 import { type DocumentBudget, startBudget } from '../pipeline/budget.ts'
-import type { EmbedderPlugin, ExtractionInput, ExtractorPlugin, MemoryCandidate } from '../plugins/contract.ts'
+import type {
+	ConversationTurn,
+	EmbedderPlugin,
+	ExtractionInput,
+	ExtractorPlugin,
+	MemoryCandidate,
+} from '../plugins/contract.ts'
 import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
+import { recordLines, withoutBoilerplate } from './boilerplate.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
 import { looksLikeMarkup } from './markup.ts'
@@ -89,8 +96,14 @@ export async function formDocumentBatch(
 		settings.set(key, read)
 		return read
 	}
+	// Every document is read (and its lines counted) before any is extracted, so boilerplate shared by documents
+	// of one batch is known to each of them.
+	const reads = await Promise.allSettled(documentIds.map((id) => readDocument(id, deps, options)))
 	const settled = await Promise.allSettled(
-		documentIds.map((id) => extractDocument(id, deps, { ...options, container })),
+		reads.map((read) => {
+			if (read.status === 'rejected') return Promise.reject(read.reason)
+			return 'kind' in read.value ? read.value : extractRead(read.value, deps, { ...options, container })
+		}),
 	)
 	for (const [i, result] of settled.entries()) {
 		const id = documentIds[i]!
@@ -173,13 +186,39 @@ export async function formExtracted(ready: Extracted[], deps: FormationDeps): Pr
 	return outcomes
 }
 
+/** A document read for formation, its lines counted for boilerplate: what extraction works from. */
+interface ReadDocument {
+	document: DocumentRecord
+	text: string
+	conversation: ReturnType<typeof conversationOf>
+	known: number
+	incremental: boolean
+	/** The turns to extract (null: not a conversation). */
+	newTurns: ConversationTurn[] | null
+	formedBefore: boolean
+	stage: StageRecord | undefined
+}
+
 /** Reads and extracts a document, or says why it forms nothing now. */
 export async function extractDocument(
 	documentId: string,
 	deps: FormationDeps,
 	options: FormationOptions,
 ): Promise<Extracted | Exclude<FormationOutcome, { kind: 'formed' }>> {
-	const { storage, embedder, extractor } = deps
+	const read = await readDocument(documentId, deps, options)
+	return 'kind' in read ? read : extractRead(read, deps, options)
+}
+
+/**
+ * Reads a document for formation and records its lines, so a batch's documents all count one another's before
+ * any of them is extracted.
+ */
+async function readDocument(
+	documentId: string,
+	deps: FormationDeps,
+	options: FormationOptions,
+): Promise<ReadDocument | Exclude<FormationOutcome, { kind: 'formed' }>> {
+	const { storage, extractor } = deps
 	const state = await storage.memories.formationState(documentId)
 	if (!state) return { kind: 'stale' }
 	const { document } = state
@@ -197,7 +236,23 @@ export async function extractDocument(
 	const known = state.extractedTurns
 	const incremental =
 		turns !== null && known > 0 && turns.length >= known && turnsHash(turns.slice(0, known)) === state.turnsHash
-	const newTurns = turns === null ? null : incremental ? turns.slice(known) : turns
+	await recordLines(storage, document, text, turns)
+	return {
+		document,
+		text,
+		conversation,
+		known,
+		incremental,
+		newTurns: turns === null ? null : incremental ? turns.slice(known) : turns,
+		formedBefore: state.formedHash !== null,
+		stage,
+	}
+}
+
+async function extractRead(read: ReadDocument, deps: FormationDeps, options: FormationOptions): Promise<Extracted> {
+	const { storage, embedder, extractor } = deps
+	const { document, conversation, known, stage } = read
+	const turns = conversation?.turns ?? null
 	const chunks = (await storage.chunks.list({ orgId: document.orgId }, document.id)).map((chunk) => ({
 		position: chunk.position,
 		content: chunk.content,
@@ -207,10 +262,12 @@ export async function extractDocument(
 		{ orgId: document.orgId },
 		document.containerTag,
 	)
+	const source = await withoutBoilerplate(storage, document, read.text, read.newTurns)
+	const newTurns = source.turns
 	const input: ExtractionInput = {
 		documentId: document.id,
 		containerTag: document.containerTag,
-		text: newTurns === null ? text : renderTurns(newTurns),
+		text: newTurns === null ? source.text : renderTurns(newTurns),
 		turns: newTurns,
 		date: documentDate(document, conversation?.preamble ?? ''),
 		entityContext: document.entityContext ?? container.entityContext,
@@ -218,7 +275,7 @@ export async function extractDocument(
 		...(container.buckets.length > 0 ? { buckets: container.buckets } : {}),
 	}
 	const extracted =
-		newTurns !== null && newTurns.length === 0 ? [] : await extractWithin(extractor, input, options, deps)
+		newTurns !== null && newTurns.length === 0 ? [] : await extractWithin(extractor!, input, options, deps)
 	// Emptied rather than removed: derivedFrom refers to the extractor's indexes (prepareCandidates skips empty ones).
 	const found = extracted.map((candidate) =>
 		looksLikeMarkup(candidate.content) ? { ...candidate, content: '' } : candidate,
@@ -235,8 +292,8 @@ export async function extractDocument(
 				defaults: { metadata: document.metadata },
 			}),
 		),
-		incremental,
-		formedBefore: state.formedHash !== null,
+		incremental: read.incremental,
+		formedBefore: read.formedBefore,
 		formed: {
 			extractedTurns: turns?.length ?? 0,
 			turnsHash: turns ? turnsHash(turns) : null,

@@ -35,8 +35,8 @@ export function parseSpeakerLine(line: string): TranscriptTurn | null {
 
 /**
  * Parses text as a transcript, or returns null when it is not one: more than half of the non-empty lines must be
- * speaker lines, at least two of them, and the speakers must look like a conversation (a known role, or someone who
- * speaks more than once), so a block of `Title: x` / `Author: y` fields is not mistaken for a chat.
+ * speaker lines, at least two of them, and the speakers must look like a conversation (see looksLikeConversation),
+ * so a block of `Title: x` / `Author: y` fields is not mistaken for a chat.
  */
 export function parseTranscript(text: string): Transcript | null {
 	const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -60,14 +60,34 @@ export function isTranscript(text: string): boolean {
 	return parseTranscript(text) !== null
 }
 
-function looksLikeConversation(turns: { speaker: string }[]): boolean {
+/** Labels of `Field: value` blocks (records, headers, front matter) that never name a speaker. */
+const FIELD_LABELS = new Set(
+	(
+		'title author authors year date time subject from to cc bcc name email phone address status type category ' +
+		'categories tags tag summary description note notes location price id url link version source topic owner ' +
+		'project priority due deadline company role department team manager created updated published language ' +
+		'genre isbn publisher page pages duration attendees agenda re fwd question answer q a result total'
+	).split(' '),
+)
+
+/** A turn that reads as something said: a sentence's end, or several words. */
+const SPEECH = /[.!?]["')\]]*$|(?:\S+\s+){3}\S/u
+
+/**
+ * A conversation: a known role, someone who speaks more than once, or a two-message exchange of speakers that are
+ * not field labels, each saying a sentence rather than a value (longer runs of one-off labels are lists of steps).
+ */
+function looksLikeConversation(turns: { speaker: string; lines: string[] }[]): boolean {
 	const seen = new Set<string>()
 	for (const { speaker } of turns) {
 		const key = speaker.toLowerCase()
 		if (ROLES.includes(key) || seen.has(key)) return true
 		seen.add(key)
 	}
-	return false
+	return (
+		turns.length === 2 &&
+		turns.every((turn) => !FIELD_LABELS.has(turn.speaker.toLowerCase()) && SPEECH.test(trimLines(turn.lines)))
+	)
 }
 
 function trimLines(lines: string[]): string {

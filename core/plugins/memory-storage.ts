@@ -92,6 +92,12 @@ export interface MemoryStore {
 	 * optional stage record appended. False when its content changed meanwhile.
 	 */
 	markDreamed(documentId: string, contentHash: string, stage?: StageRecord): Promise<boolean>
+
+	/* Boilerplate (core/memory/boilerplate.ts). */
+	/** Replaces the fingerprints of a document's distinct lines (they go with the document). */
+	recordLines(documentId: string, fingerprints: string[]): Promise<void>
+	/** Those of the fingerprints found in at least `minDocuments` documents of the container. */
+	repeatedLines(scope: Scope, containerTag: string, fingerprints: string[], minDocuments: number): Promise<Set<string>>
 }
 
 export interface FormationGuard {

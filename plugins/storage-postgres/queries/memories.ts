@@ -1,5 +1,6 @@
 import type { FormationResult, MemoryStore } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
+import { recordLines, repeatedLines } from './document-lines.ts'
 import {
 	formationState,
 	formingDocuments,
@@ -67,5 +68,8 @@ export function memoryStore(db: () => Db, hooks: MemoryHooks = {}): MemoryStore 
 		inPipeline: (orgId, containerTag) => inPipeline(db(), orgId, containerTag),
 		pendingAgeSeconds: (orgId, containerTag) => pendingAgeSeconds(db(), orgId, containerTag),
 		markDreamed: (documentId, contentHash, stage) => markDreamed(db(), documentId, contentHash, stage),
+		recordLines: (documentId, fingerprints) => recordLines(db(), documentId, fingerprints),
+		repeatedLines: (scope, containerTag, fingerprints, minDocuments) =>
+			repeatedLines(db(), scope, containerTag, fingerprints, minDocuments),
 	}
 }

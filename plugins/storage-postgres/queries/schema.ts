@@ -2,6 +2,7 @@ import type { VectorSpace } from '../../../core/index.ts'
 import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
+import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
@@ -110,6 +111,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	CONNECTIONS_MIGRATION,
 	KEY_SCOPES_MIGRATION,
 	CHUNK_GENERATIONS_MIGRATION,
+	DOCUMENT_LINES_MIGRATION,
 ])
 
 function inVersionOrder(migrations: Migration[]): Migration[] {
