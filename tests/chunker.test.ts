@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { chunkText } from '../core/pipeline/chunker.ts'
+import { chunkText, chunkTextPacked, unpackChunks } from '../core/pipeline/chunker.ts'
 import { isTranscript, parseTranscript } from '../core/pipeline/transcript.ts'
 
 const contents = (text: string, maxChars?: number) => chunkText(text, { maxChars }).map((chunk) => chunk.content)
@@ -152,6 +152,25 @@ describe('chunkText', () => {
 			expect(chunk.length).toBeLessThanOrEqual(50)
 			for (const word of chunk.replace(/\.$/, '').split(' ')) expect(words).toContain(word)
 		}
+	})
+
+	it('packs chunks across the windows a very long paragraph is split in, losing no text', () => {
+		// 400 KB of sentences on soft-wrapped lines: one paragraph, split a window (64 KiB) at a time.
+		const sentences = Array.from({ length: 5_000 }, (_, i) => `Sentence ${i} tells of the river and the stone.`)
+		const text = sentences.map((sentence, i) => (i % 2 === 1 ? `${sentence}\n` : `${sentence} `)).join('')
+		const chunks = contents(text)
+		expect(chunks.join('')).not.toBe('')
+		expect(withoutWhitespace(chunks.join(''))).toBe(withoutWhitespace(text))
+		for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(1000)
+		// Packed to the limit everywhere, also where a window was cut: no chunk but the last is short.
+		for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThan(900)
+		// Whole sentences, also across the cuts.
+		for (const chunk of chunks) expect(chunk).toMatch(/^Sentence \d+ .*stone\.$/s)
+	})
+
+	it('packs chunks for a worker thread and unpacks them as they were', () => {
+		const text = `# Title\n\n${'Some words here. '.repeat(500)}\n\n## Part\n\nÜnïcödé 🚀 text.`
+		expect(unpackChunks(chunkTextPacked(text))).toEqual(chunkText(text))
 	})
 
 	it('cuts a word longer than maxChars between whole graphemes', () => {

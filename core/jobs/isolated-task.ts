@@ -20,6 +20,11 @@ export interface IsolationLimits {
 	signal?: AbortSignal
 	/** The task fails (its thread is ended) when the process's resident memory grows past this many bytes. */
 	maxRssBytes?: number
+	/**
+	 * Ends the thread once the task is done, so the memory its heap grew to goes back to the system: for large inputs
+	 * (a thread kept for the next task holds it; chunking 50 MB of text left about 800 MB behind).
+	 */
+	endThread?: boolean
 }
 
 /** Worker threads per module: CPU-heavy steps run beside the event loop, never more of them than cores. */
@@ -79,6 +84,7 @@ class ThreadPool {
 		const finish = (outcome: () => void, ended: boolean) => {
 			if (settled) return
 			settled = true
+			ended ||= task.limits.endThread === true
 			clearTimeout(timer)
 			clearInterval(watch)
 			signal?.removeEventListener('abort', onAbort)

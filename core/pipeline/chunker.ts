@@ -36,6 +36,31 @@ export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[]
 	return contents.map((content, position) => ({ position, content }))
 }
 
+/** Chunks packed for the trip back from a worker thread: one string and the lengths copy far faster than objects. */
+export interface PackedChunks {
+	contents: string
+	lengths: Uint32Array
+}
+
+/** chunkText, packed (run in a worker thread for long text). */
+export function chunkTextPacked(text: string, options: ChunkOptions = {}): PackedChunks {
+	const chunks = chunkText(text, options)
+	return {
+		contents: chunks.map((chunk) => chunk.content).join(''),
+		lengths: Uint32Array.from(chunks, (chunk) => chunk.content.length),
+	}
+}
+
+export function unpackChunks({ contents, lengths }: PackedChunks): TextChunk[] {
+	const chunks: TextChunk[] = []
+	let offset = 0
+	for (const length of lengths) {
+		chunks.push({ position: chunks.length, content: contents.slice(offset, offset + length) })
+		offset += length
+	}
+	return chunks
+}
+
 /** Unix line endings, no trailing whitespace on any line, no blank lines at either end. */
 function normalise(text: string): string {
 	return text

@@ -104,8 +104,12 @@ export async function extractBytes(bytes: Uint8Array, kind: FileKind, deps: Extr
 		if (!text) throw new PermanentStageError('no text was found in the image')
 		return { text, title: null, type: KINDS[kind].type }
 	}
-	return runIsolated<Extracted>(FILE_TEXT, 'fileText', [bytes, kind, deps.maxUncompressedBytes], deps.limits ?? {})
+	// A thread that parsed a large file is ended afterwards, so the memory its heap grew to is returned.
+	const limits = { ...deps.limits, endThread: bytes.length > LARGE_FILE_BYTES }
+	return runIsolated<Extracted>(FILE_TEXT, 'fileText', [bytes, kind, deps.maxUncompressedBytes], limits)
 }
+
+const LARGE_FILE_BYTES = 4 * 1024 * 1024
 
 const FILE_TEXT = new URL('./extract/file-text.ts', import.meta.url).href
 

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { type DocumentBudget, startBudget } from './budget.ts'
-import { chunkText, type TextChunk } from './chunker.ts'
+import { chunkText, type PackedChunks, type TextChunk, unpackChunks } from './chunker.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
 import { failureReason, rawMessage } from './failure-reason.ts'
 import { PermanentStageError, StageError } from './stage-error.ts'
@@ -38,6 +38,11 @@ export interface MemoryStep {
 export { PermanentStageError }
 
 const EMBED_BATCH = 64
+/**
+ * Chunks written per statement. Each new row goes into the vector index, a few milliseconds apiece in the embedded
+ * database, which runs in this thread: 64 rows held the event loop for half a second.
+ */
+const STAGE_BATCH = 16
 
 /**
  * The embedded database answers on the microtask queue, so back-to-back pipeline work would never let the
@@ -48,6 +53,8 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 /** Text longer than this is split into chunks in a worker thread (5 MB takes seconds). */
 const ISOLATED_CHUNKING_CHARS = 100_000
 const CHUNKER = new URL('./chunker.ts', import.meta.url).href
+/** Text longer than this is split in a thread of its own, ended afterwards so its memory is returned. */
+const LARGE_TEXT_CHARS = 4_000_000
 
 /** What one run of the pipeline read or computed in an earlier stage, so later ones need not do it again. */
 interface RunState {
@@ -75,8 +82,15 @@ async function chunksOf(document: DocumentRecord, storage: Storage, run: RunStat
 	const text = await textOf(document, storage, run)
 	run.chunks =
 		text.length > ISOLATED_CHUNKING_CHARS
-			? await runIsolated<TextChunk[]>(CHUNKER, 'chunkText', [text], run.limits)
+			? unpackChunks(
+					await runIsolated<PackedChunks>(CHUNKER, 'chunkTextPacked', [text], {
+						...run.limits,
+						endThread: text.length > LARGE_TEXT_CHARS,
+					}),
+				)
 			: chunkText(text)
+	// Only the chunks are needed from here on; the text can go (50 MB of it, for the largest upload).
+	run.text = undefined
 	return run.chunks
 }
 
@@ -106,13 +120,17 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 				batch.map((chunk) => chunk.content),
 				'document',
 			)
-			// Embedding and the write each hold the event loop for a while with a local embedder and the embedded
-			// database: requests get their turn between the two.
-			await yieldToEventLoop()
-			await storage.chunks.stage(
-				document.id,
-				batch.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[i]! })),
-			)
+			// Embedding and the writes each hold the event loop for a while with a local embedder and the embedded
+			// database: requests get their turn between them.
+			for (let part = 0; part < batch.length; part += STAGE_BATCH) {
+				await yieldToEventLoop()
+				await storage.chunks.stage(
+					document.id,
+					batch
+						.slice(part, part + STAGE_BATCH)
+						.map((chunk, i) => ({ ...chunk, type: 'text' as const, metadata: null, embedding: vectors[part + i]! })),
+				)
+			}
 			await yieldToEventLoop()
 			run.limits.signal?.throwIfAborted()
 		}

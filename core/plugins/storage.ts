@@ -194,10 +194,10 @@ export interface NewChunk {
 }
 
 export interface ChunkStore {
-	/** Ready chunks of a document, ordered by position. */
+	/** Published (searchable) chunks of a document, ordered by position. */
 	list(scope: Scope, documentId: string): Promise<ChunkRecord[]>
 	byIds(scope: Scope, ids: string[]): Promise<ChunkRecord[]>
-	/** Ready chunks at the given positions of each document (for neighbour context). */
+	/** Published chunks at the given positions of each document (for neighbour context). */
 	atPositions(scope: Scope, wanted: { documentId: string; positions: number[] }[]): Promise<ChunkRecord[]>
 
 	/*
@@ -211,7 +211,8 @@ export interface ChunkStore {
 	/** The staged chunks, by position (a retried run embeds only the positions missing). */
 	staged(documentId: string): Promise<(ChunkRecord & { embedded: boolean })[]>
 	/**
-	 * Replaces the document's searchable chunks with its staged ones in one transaction; with nothing staged it
+	 * Replaces the document's searchable chunks with its staged ones, atomically for readers (they see the old chunks
+	 * or the new ones, never a mix), without one long statement over every chunk; with nothing staged it
 	 * changes nothing (a run resumed after a publish whose stage record was lost publishes again). Returns how many
 	 * chunks it made searchable.
 	 */

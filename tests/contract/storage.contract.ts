@@ -716,6 +716,34 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				])
 			})
 
+			it('replaces more published chunks than one delete takes: readers see all the old ones, then all the new', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				const contents = (word: string, count: number) => Array.from({ length: count }, (_, i) => `${word} ${i}`)
+				await index(
+					document.id,
+					contents('original', 1_200).map((content) => ({ content })),
+				)
+				const listed = async () => (await storage.chunks.list(scope, document.id)).map((chunk) => chunk.content)
+				const next = contents('replacement', 900)
+				for (let start = 0; start < next.length; start += 100) {
+					await storage.chunks.stage(
+						document.id,
+						next.slice(start, start + 100).map((content, i) => textChunk({ content }, start + i)),
+					)
+					expect(await listed()).toEqual(contents('original', 1_200))
+				}
+				expect(await storage.search.chunksByText(scope, query({ terms: ['replacement'] }))).toEqual([])
+				expect(await storage.chunks.publish(document.id)).toBe(900)
+				expect(await listed()).toEqual(next)
+				expect(await storage.chunks.staged(document.id)).toEqual([])
+				expect(await storage.search.chunksByText(scope, query({ terms: ['original'] }))).toEqual([])
+				expect(await storage.search.chunksByText(scope, query({ terms: ['replacement'] }))).toHaveLength(10)
+				// Published again with nothing staged (a resumed run): nothing changes.
+				expect(await storage.chunks.publish(document.id)).toBe(0)
+				expect(await listed()).toEqual(next)
+			})
+
 			it('reads ready chunks by id and at positions', async () => {
 				const scope = await newScope()
 				const first = await add(scope)

@@ -36,12 +36,47 @@ export const bySentences: Splitter = (text) => {
 	return sentences
 }
 
+/** Text longer than this is split a window at a time, so the splitters' pieces of it (and their garbage) stay few. */
+const WINDOW_CHARS = 65_536
+
 /**
  * Cuts text into trimmed, non-empty pieces of at most `budget` characters, packing neighbouring pieces together.
  * A piece still too long goes to the next, finer splitter; past the last one it is cut between graphemes.
  */
 export function splitToFit(text: string, budget: number, splitters: Splitter[]): string[] {
 	const trimmed = text.trim()
+	if (trimmed.length <= budget) return trimmed ? [trimmed] : []
+	if (trimmed.length > WINDOW_CHARS) return splitByWindows(trimmed, budget, splitters)
+	return splitWhole(trimmed, budget, splitters)
+}
+
+/**
+ * splitToFit over windows of the text cut after a line break where there is one. The last chunk of a window is
+ * not final: it goes back in front of the next window, so chunks are packed across the cuts. (A 50 MB paragraph
+ * split at once held about 300 MB more at its peak.)
+ */
+function splitByWindows(text: string, budget: number, splitters: Splitter[]): string[] {
+	const chunks: string[] = []
+	let carry = ''
+	for (let start = 0; start < text.length; ) {
+		let end = Math.min(text.length, start + WINDOW_CHARS)
+		const lineEnd = end < text.length ? text.lastIndexOf('\n', end - 1) : -1
+		if (lineEnd > start) end = lineEnd + 1
+		const window = carry + text.slice(start, end)
+		start = end
+		const parts = splitWhole(window.trim(), budget, splitters)
+		if (start >= text.length) {
+			chunks.push(...parts)
+			break
+		}
+		// The whitespace after the last chunk joins it to the next window; beyond `budget` it could only be a cut.
+		carry = (parts.pop() ?? '') + window.slice(window.trimEnd().length).slice(0, budget)
+		chunks.push(...parts)
+	}
+	return chunks
+}
+
+function splitWhole(trimmed: string, budget: number, splitters: Splitter[]): string[] {
 	if (trimmed.length <= budget) return trimmed ? [trimmed] : []
 	const [split, ...finer] = splitters
 	if (!split) return byGraphemes(trimmed, budget)

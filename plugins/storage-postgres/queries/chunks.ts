@@ -8,15 +8,31 @@ export interface ChunkHooks {
 	published?(count: number): Promise<void>
 }
 
+/** The document's published generation of chunks (see schema-chunk-generations.ts). */
+const PUBLISHED_GENERATION = '(SELECT owner.chunk_generation FROM documents owner WHERE owner.id = c.document_id)'
+
+/** Condition on a chunk `c`: it is of its document's published generation, so reads and searches may see it. */
+export const PUBLISHED = `c.generation = ${PUBLISHED_GENERATION}`
+
+/** Replaced chunks are deleted this many at a time after a publish, so no statement runs long. */
+const DELETE_BATCH = 500
+
 /**
- * Chunks are staged (not searchable), embedded, then published. Writes go in batches (one statement per call): with
- * an HNSW index, row-at-a-time inserts are slow.
+ * The embedded database runs in this thread and answers on the microtask queue: stepping onto the macrotask queue
+ * between statements of a long series lets the HTTP server answer requests in between.
+ */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/**
+ * Chunks are staged (written under the document's next generation, not searchable), embedded, then published by
+ * moving the document to that generation. Writes go in batches (one statement per call): with an HNSW index,
+ * row-at-a-time inserts are slow.
  */
 export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 	return {
 		async list(scope, documentId) {
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.document_id = $2 AND c.ready ORDER BY c.position`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.document_id = $2 AND ${PUBLISHED} ORDER BY c.position`,
 				[scope.orgId, documentId],
 			)
 			return rows.map(toChunk)
@@ -25,7 +41,7 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 		async byIds(scope, ids) {
 			if (ids.length === 0) return []
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.id = ANY($2::text[]) AND c.ready`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.id = ANY($2::text[]) AND ${PUBLISHED}`,
 				[scope.orgId, ids],
 			)
 			return rows.map(toChunk)
@@ -40,7 +56,7 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 				`SELECT ${CHUNK_COLUMNS} FROM chunks c
 				JOIN (SELECT DISTINCT * FROM unnest($2::text[], $3::int[]) AS pair(document_id, position)) AS wanted
 					ON wanted.document_id = c.document_id AND wanted.position = c.position
-				WHERE c.org_id = $1 AND c.ready
+				WHERE c.org_id = $1 AND ${PUBLISHED}
 				ORDER BY c.document_id, c.position`,
 				[scope.orgId, pairs.map(([documentId]) => documentId), pairs.map(([, position]) => position)],
 			)
@@ -48,17 +64,24 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 		},
 
 		async clearStaged(documentId) {
-			await db().query('DELETE FROM chunks WHERE document_id = $1 AND NOT ready', [documentId])
+			await db().query(`DELETE FROM chunks c WHERE c.document_id = $1 AND c.generation <> ${PUBLISHED_GENERATION}`, [
+				documentId,
+			])
 		},
 
 		async stage(documentId, chunks) {
 			if (chunks.length === 0) return
-			// One statement, each row written once with its embedding: what was staged at these positions goes.
+			// One statement, each row written once with its embedding, under the generation after the published one:
+			// what was staged at these positions goes.
 			await db().query(
-				`WITH replaced AS (DELETE FROM chunks WHERE document_id = $1 AND NOT ready AND position = ANY($3::int[]))
-				INSERT INTO chunks (id, document_id, org_id, container_tag, position, content, type, metadata, embedding)
+				`WITH replaced AS (
+					DELETE FROM chunks c WHERE c.document_id = $1 AND c.position = ANY($3::int[])
+						AND c.generation <> ${PUBLISHED_GENERATION}
+				)
+				INSERT INTO chunks (id, document_id, org_id, container_tag, position, content, type, metadata, embedding,
+					generation)
 				SELECT staged.id, d.id, d.org_id, d.container_tag, staged.position, staged.content, staged.type,
-					staged.metadata::jsonb, staged.embedding::vector
+					staged.metadata::jsonb, staged.embedding::vector, d.chunk_generation + 1
 				FROM documents d, unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[])
 					AS staged(id, position, content, type, metadata, embedding)
 				WHERE d.id = $1`,
@@ -77,26 +100,41 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 		async staged(documentId) {
 			const rows = await db().query<ChunkRow & { embedded: boolean }>(
 				`SELECT ${CHUNK_COLUMNS}, c.embedding IS NOT NULL AS embedded
-				FROM chunks c WHERE c.document_id = $1 AND NOT c.ready ORDER BY c.position`,
+				FROM chunks c WHERE c.document_id = $1 AND c.generation > ${PUBLISHED_GENERATION} ORDER BY c.position`,
 				[documentId],
 			)
 			return rows.map((row) => ({ ...toChunk(row), embedded: row.embedded }))
 		},
 
 		async publish(documentId) {
-			// One statement, so searches see either the old chunks or the new ones, never both or neither. Without staged
-			// chunks it changes nothing: a run that resumes after a publish whose stage record a crash lost publishes
-			// again, and must not take the published chunks away.
-			const rows = await db().query(
-				`WITH replaced AS (
-					DELETE FROM chunks WHERE document_id = $1 AND ready
-						AND EXISTS (SELECT FROM chunks staged WHERE staged.document_id = $1 AND NOT staged.ready)
+			// One row changes, so searches see either the old chunks or the new ones, never both or neither. Without
+			// staged chunks it changes nothing: a run that resumes after a publish whose stage record a crash lost
+			// publishes again, and must not take the published chunks away.
+			const [flipped] = await db().query<{ published: number }>(
+				`WITH flipped AS (
+					UPDATE documents d SET chunk_generation = d.chunk_generation + 1
+					WHERE d.id = $1 AND EXISTS (SELECT FROM chunks c WHERE c.document_id = $1 AND c.generation > d.chunk_generation)
+					RETURNING d.chunk_generation
 				)
-				UPDATE chunks SET ready = true WHERE document_id = $1 AND NOT ready RETURNING id`,
+				SELECT (SELECT count(*) FROM chunks c WHERE c.document_id = $1 AND c.generation = f.chunk_generation)::int
+					AS published
+				FROM flipped f`,
 				[documentId],
 			)
-			await hooks.published?.(rows.length)
-			return rows.length
+			// The replaced generation is out of sight now; it goes a batch at a time (also what a crash left of it).
+			for (;;) {
+				const deleted = await db().query(
+					`DELETE FROM chunks WHERE id IN (
+						SELECT c.id FROM chunks c WHERE c.document_id = $1 AND c.generation < ${PUBLISHED_GENERATION} LIMIT $2
+					) RETURNING id`,
+					[documentId, DELETE_BATCH],
+				)
+				if (deleted.length < DELETE_BATCH) break
+				await yieldToEventLoop()
+			}
+			const published = flipped?.published ?? 0
+			await hooks.published?.(published)
+			return published
 		},
 	}
 }

@@ -1,4 +1,5 @@
 import type { VectorSpace } from '../../../core/index.ts'
+import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
@@ -109,6 +110,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	CONTAINERS_MIGRATION,
 	CONNECTIONS_MIGRATION,
 	KEY_SCOPES_MIGRATION,
+	CHUNK_GENERATIONS_MIGRATION,
 	DOCUMENT_LINES_MIGRATION,
 ])
 

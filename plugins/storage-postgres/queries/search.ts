@@ -1,5 +1,6 @@
 import type { ChunkSearchQuery, Scope, SearchStore, TextHit, VectorHit } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
+import { PUBLISHED } from './chunks.ts'
 import { metadataConditions } from './document-conditions.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { type LocalSettings, setLocal } from './set-local.ts'
@@ -68,7 +69,7 @@ export function searchStore(db: () => Db): SearchStore {
 	}
 }
 
-/** Cosine similarity (1 - cosine distance) of ready chunks in scope, best first. */
+/** Cosine similarity (1 - cosine distance) of published chunks in scope, best first. */
 export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): Statement {
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params)
@@ -85,7 +86,7 @@ export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): St
 }
 
 /**
- * Full-text rank of ready chunks in scope for any of the query's words, best first; null when no word is left.
+ * Full-text rank of published chunks in scope for any of the query's words, best first; null when no word is left.
  * Words are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  *
  * Ranking every chunk that holds any of the words costs as much as the most common word allows (thousands of rows
@@ -171,7 +172,7 @@ export function queryWords(terms: string[]): string[] {
 
 /** FROM and WHERE for searchable chunks of one org; documents are joined only when filters or a filepath need them. */
 function chunkScope(scope: Scope, query: ChunkSearchQuery, params: Params): { from: string; where: string } {
-	const conditions = [`c.org_id = ${params.add(scope.orgId)}`, 'c.ready']
+	const conditions = [`c.org_id = ${params.add(scope.orgId)}`, PUBLISHED]
 	if (query.containerTags) conditions.push(`c.container_tag = ANY(${params.add(query.containerTags)}::text[])`)
 	if (query.documentId !== undefined) conditions.push(`c.document_id = ${params.add(query.documentId)}`)
 	if (query.documentIds !== undefined) conditions.push(`c.document_id = ANY(${params.add(query.documentIds)}::text[])`)
