@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../server/load-config.ts'
+import { startTestService } from './helpers/service.ts'
 
 const root = join(import.meta.dir, '..')
 
@@ -108,6 +109,18 @@ describe('configuration', () => {
 			loadConfig({ MEMORY_EXTRACTOR: 'llm', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', MEMORY_LLM_CONCURRENCY: '0' }),
 		).rejects.toThrow('MEMORY_LLM_CONCURRENCY must be an integer >= 1')
 	})
+
+	it('refuses a document timeout the job queue cannot keep, and starts with the longest it can', async () => {
+		await expect(loadConfig({ MEMORY_DOCUMENT_TIMEOUT_SECONDS: '100000' })).rejects.toThrow(
+			'MEMORY_DOCUMENT_TIMEOUT_SECONDS must be an integer from 1 to 43170',
+		)
+		const t = await startTestService('pglite', { env: { MEMORY_DOCUMENT_TIMEOUT_SECONDS: '43170' } })
+		try {
+			expect((await t.request('GET', '/health', { key: null })).status).toBe(200)
+		} finally {
+			await t.stop()
+		}
+	}, 120_000)
 
 	it('reads a typed memory.config.ts when present', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))

@@ -30,9 +30,12 @@ export interface IngestSettings {
 }
 
 type Env = Record<string, string | undefined>
-type Integer = (env: Env, name: string, fallback: number, min?: number) => number
+type Integer = (env: Env, name: string, fallback: number, min?: number, max?: number) => number
 
 const MiB = 1024 * 1024
+
+/** A document job expires after twice its budget (plus a minute), and the job queue keeps jobs 24 hours at most. */
+export const MAX_DOCUMENT_TIMEOUT_SECONDS = 43_170
 
 export function ingestSettingsFromEnv(env: Env, integer: Integer): IngestSettings {
 	return {
@@ -44,7 +47,7 @@ export function ingestSettingsFromEnv(env: Env, integer: Integer): IngestSetting
 			.map((entry) => entry.trim())
 			.filter(Boolean),
 		maxUncompressedBytes: integer(env, 'MEMORY_MAX_UNCOMPRESSED_BYTES', 200 * MiB, 1),
-		documentTimeoutSeconds: integer(env, 'MEMORY_DOCUMENT_TIMEOUT_SECONDS', 900, 1),
+		documentTimeoutSeconds: integer(env, 'MEMORY_DOCUMENT_TIMEOUT_SECONDS', 900, 1, MAX_DOCUMENT_TIMEOUT_SECONDS),
 		documentMaxMemoryMb: integer(env, 'MEMORY_DOCUMENT_MAX_MEMORY_MB', 768, 64),
 		filesDir: env.MEMORY_FILES_DIR || null,
 		fileUrlSecret: env.MEMORY_FILE_URL_SECRET || null,

@@ -23,12 +23,13 @@ export interface ServiceSettings extends IngestSettings, MemorySettings, McpSett
 
 type Env = Record<string, string | undefined>
 
-export function integer(env: Env, name: string, fallback: number, min = 0): number {
+export function integer(env: Env, name: string, fallback: number, min = 0, max?: number): number {
 	const raw = env[name]
 	if (raw === undefined || raw === '') return fallback
 	const value = Number(raw)
-	if (!Number.isInteger(value) || value < min) {
-		throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`)
+	if (!Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
+		const range = max === undefined ? `>= ${min}` : `from ${min} to ${max}`
+		throw new Error(`${name} must be an integer ${range}, got "${raw}"`)
 	}
 	return value
 }

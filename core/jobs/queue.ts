@@ -6,6 +6,8 @@ import { Slots } from './slots.ts'
 
 export const DOCUMENT_QUEUE = 'document-process'
 
+const MAX_EXPIRY_SECONDS = 24 * 3600
+
 export interface DocumentJob {
 	documentId: string
 	orgId: string
@@ -139,16 +141,18 @@ export async function openJobQueue(
 	// An expired job is handed to another worker while the first may still be on it: expiry stays well past the
 	// budget (a dreaming batch extracts up to 25 documents, each within its budget).
 	const budget = options.documentBudgetSeconds ?? 0
+	// pg-boss refuses an expiry over 24 hours.
+	const expiry = (seconds: number) => Math.min(MAX_EXPIRY_SECONDS, seconds)
 	await define(DOCUMENT_QUEUE, {
 		retryLimit: 3,
 		retryDelaySeconds: 1,
-		expireInSeconds: Math.max(15 * 60, 2 * budget + 60),
+		expireInSeconds: expiry(Math.max(15 * 60, 2 * budget + 60)),
 		policy: 'stately',
 	})
 	await define(DREAM_QUEUE, {
 		retryLimit: 3,
 		retryDelaySeconds: 2,
-		expireInSeconds: Math.max(30 * 60, 25 * budget + 60),
+		expireInSeconds: expiry(Math.max(30 * 60, 25 * budget + 60)),
 		policy: 'stately',
 	})
 	await define(CONTAINER_QUEUE, { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 30 * 60 })
