@@ -3,6 +3,7 @@ import { gmail } from '../connectors/gmail/index.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { renewSubscriptions } from '../core/connectors/lifecycle.ts'
 import { type GmailEmulator, startGmailEmulator } from './emulators/google-gmail.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { samplePdf } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
@@ -32,21 +33,9 @@ async function harness(driver: 'pglite' | 'postgres', emulator: GmailEmulator) {
 		],
 		extractor: null,
 	})
-	const settled = async (id: string, since: string, key = t.key) => {
-		for (let i = 0; i < 600; i++) {
-			const { body } = await t.json('GET', `/v3/connections/${id}`, undefined, key)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
-		const created = await t.json('POST', '/v3/connections/gmail', { containerTag: 'mail', ...body }, key)
-		expect(created.status).toBe(200)
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+		const { created, landed } = await authorizeThroughEmulator(t, 'gmail', { containerTag: 'mail', ...body }, key)
 		expect(landed.status).toBe(200)
 		const id = created.body.id as string
 		const connection = await settled(id, '', key)

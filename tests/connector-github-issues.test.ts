@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { github } from '../connectors/github/index.ts'
 import type { GithubSettings } from '../connectors/github/options.ts'
 import { type GithubEmulator, startGithubEmulator } from './emulators/github.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { eventsOf, syncHarness } from './helpers/connector-context.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
@@ -193,20 +194,9 @@ describeEachDriver('GitHub connector: issues through the service', (driver) => {
 		emulator.stop()
 	}, 60_000)
 
-	const settled = async (id: string, since: string) => {
-		for (let i = 0; i < 400; i++) {
-			const { body } = await t.json('GET', `/v3/connections/${id}`)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	const connect = async (containerTag: string) => {
-		const created = await t.json('POST', '/v3/connections/github', { containerTag })
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+		const { created } = await authorizeThroughEmulator(t, 'github', { containerTag })
 		await settled(created.body.id, '')
 		return created.body.id as string
 	}

@@ -3,6 +3,7 @@ import { github } from '../connectors/github/index.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { sealState } from '../core/connectors/state.ts'
 import { type GithubEmulator, startGithubEmulator } from './emulators/github.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
@@ -27,28 +28,15 @@ async function harness(driver: 'pglite' | 'postgres', emulator: GithubEmulator) 
 		plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
 		extractor: null,
 	})
-	/** Waits until a sync run of the connection that started at or after `since` (ISO) has finished. */
-	const settled = async (id: string, since: string, key = t.key) => {
-		for (let i = 0; i < 400; i++) {
-			const { body } = await t.json('GET', `/v3/connections/${id}`, undefined, key)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	/** Creates a connection and completes the OAuth flow through the emulator; returns its id. */
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
-		const created = await t.json(
-			'POST',
-			'/v3/connections/github',
+		const { created, callback, landed } = await authorizeThroughEmulator(
+			t,
+			'github',
 			{ containerTag: 'team', redirectUrl: 'https://app.example/connected', ...body },
 			key,
 		)
-		expect(created.status).toBe(200)
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
 		expect(landed.status).toBe(302)
 		const target = new URL(landed.headers.get('location')!)
 		expect(target.searchParams.get('error')).toBeNull()

@@ -4,6 +4,7 @@ import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { renewSubscriptions } from '../core/connectors/lifecycle.ts'
 import { type GoogleEmulator, startGoogleEmulator } from './emulators/google.ts'
 import { addDriveRoutes, type Channel, type DriveEmulator } from './emulators/google-drive.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { binaryGarbage, samplePdf, sampleXlsx } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
@@ -23,27 +24,15 @@ async function harness(driver: 'pglite' | 'postgres', google: GoogleEmulator) {
 		plugins: [googleDrive(endpoints)],
 		extractor: null,
 	})
-	const settled = async (id: string, since: string, key = t.key) => {
-		for (let i = 0; i < 600; i++) {
-			const { body } = await t.json('GET', `/v3/connections/${id}`, undefined, key)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	/** Creates a connection, consents at the emulator and lands on the callback; waits for its first sync. */
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
-		const created = await t.json(
-			'POST',
-			'/v3/connections/google-drive',
+		const { created, landed } = await authorizeThroughEmulator(
+			t,
+			'google-drive',
 			{ containerTag: 'drive', redirectUrl: 'https://app.example/connected', ...body },
 			key,
 		)
-		expect(created.status).toBe(200)
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
 		expect(landed.status).toBe(302)
 		expect(new URL(landed.headers.get('location')!).searchParams.get('error')).toBeNull()
 		const id = created.body.id as string

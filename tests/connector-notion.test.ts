@@ -3,6 +3,7 @@ import { notion } from '../connectors/notion/index.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { createLogger, type Logger } from '../core/index.ts'
 import { block, type NotionEmulator, startNotionEmulator } from './emulators/notion.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
@@ -29,28 +30,15 @@ async function harness(driver: 'pglite' | 'postgres', emulator: NotionEmulator) 
 		extractor: null,
 		logger,
 	})
-	/** Waits until a sync run of the connection that started at or after `since` (ISO) has finished. */
-	const settled = async (id: string, since: string, key = t.key) => {
-		for (let i = 0; i < 400; i++) {
-			const { body } = await t.json('GET', `/v3/connections/${id}`, undefined, key)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	/** Creates a connection, completes OAuth through the emulator and waits for its first sync. */
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
-		const created = await t.json(
-			'POST',
-			'/v3/connections/notion',
+		const { created, landed } = await authorizeThroughEmulator(
+			t,
+			'notion',
 			{ containerTag: 'notes', redirectUrl: 'https://app.example/connected', ...body },
 			key,
 		)
-		expect(created.status).toBe(200)
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
 		expect(landed.status).toBe(302)
 		expect(new URL(landed.headers.get('location')!).searchParams.get('error')).toBeNull()
 		const id = created.body.id as string

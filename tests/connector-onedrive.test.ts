@@ -8,6 +8,7 @@ import { PLUGIN_API_VERSION, type Plugin } from '../core/index.ts'
 import { validatePlugins } from '../core/plugins/registry.ts'
 import { connectorsFromEnv } from '../server/connectors-from-env.ts'
 import { type GraphEmulator, MAX_SUBSCRIPTION_MINUTES, startGraphEmulator } from './emulators/graph.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { binaryGarbage, sampleDocx, samplePdf, samplePptx, sampleXlsx } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
@@ -42,29 +43,15 @@ async function harness(driver: 'pglite' | 'postgres', emulator: GraphEmulator) {
 	})
 	app = (request) => t.service.app!.handle(request)
 	const deps = t.service.services.connectorDeps
-	const connection = (id: string) => t.json('GET', `/v3/connections/${id}`)
-	/** Waits until a sync run of the connection that started at or after `since` (ISO) has finished. */
-	const settled = async (id: string, since: string) => {
-		for (let i = 0; i < 600; i++) {
-			const { body } = await connection(id)
-			const run = body.lastSyncRun
-			if (run && run.status !== 'running' && run.startedAt >= since) return body
-			await Bun.sleep(50)
-		}
-		throw new Error(`connection ${id} never finished a sync`)
-	}
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	/** Authorizes a connection as `user` (their drive as it is now) and waits for its first sync. */
 	const connect = async (user: string, body: Record<string, unknown> = {}) => {
 		emulator.consentAs(user)
-		const created = await t.json('POST', '/v3/connections/onedrive', {
+		const { created, landed } = await authorizeThroughEmulator(t, 'onedrive', {
 			containerTag: user,
 			redirectUrl: 'https://app.example/connected',
 			...body,
 		})
-		expect(created.status).toBe(200)
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-		const callback = new URL(consent.headers.get('location')!)
-		const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
 		expect(landed.status).toBe(302)
 		expect(new URL(landed.headers.get('location')!).searchParams.get('error')).toBeNull()
 		const id = created.body.id as string
