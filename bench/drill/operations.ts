@@ -44,7 +44,8 @@ export function operationsOf(document: Json): Operation[] {
 		for (const [method, operation] of Object.entries<Json>(methods)) {
 			const parameters = (operation.parameters ?? []) as { name: string; in: string }[]
 			const content = operation.requestBody?.content as Json | undefined
-			const multipart = Boolean(content?.['multipart/form-data'])
+			// Elysia lists form encodings beside JSON for every body: only a body without JSON is sent as a form.
+			const multipart = Boolean(content?.['multipart/form-data']) && !content?.['application/json']
 			const schema = (content?.['application/json'] ?? content?.['multipart/form-data'])?.schema as Json | undefined
 			const declared = schema?.properties ? Object.keys(schema.properties) : []
 			const hasBody = operation.requestBody !== undefined
