@@ -13,62 +13,60 @@ export const BOILERPLATE_MIN_DOCUMENTS = 3
 const MIN_LINE_CHARS = 20
 const MAX_LINES = 2_000
 
-const normalise = (line: string) => line.trim().replace(/\s+/g, ' ').toLowerCase()
+/** A document's lines, as counted: a conversation's turns (without their speakers), else its text lines. */
+export interface CountedLines {
+	lines: string[]
+	/** Each line's fingerprint, null for a line too short to count. */
+	prints: (string | null)[]
+}
 
 function fingerprint(line: string): string | null {
-	const normalised = normalise(line)
+	const normalised = line.trim().replace(/\s+/g, ' ').toLowerCase()
 	if (normalised.length < MIN_LINE_CHARS) return null
 	return new Bun.CryptoHasher('sha256').update(normalised).digest('hex').slice(0, 24)
 }
 
-/** The lines a document is counted by: a conversation's turns (without their speakers), else its text lines. */
-function linesOf(text: string, turns: ConversationTurn[] | null): string[] {
-	return turns ? turns.map((turn) => turn.text) : text.split('\n')
+export function countedLines(text: string, turns: ConversationTurn[] | null): CountedLines {
+	const lines = turns ? turns.map((turn) => turn.text) : text.split('\n')
+	return { lines, prints: lines.map(fingerprint) }
 }
 
-function fingerprints(lines: string[]): string[] {
-	const distinct = new Set<string>()
-	for (const line of lines) {
-		const print = fingerprint(line)
-		if (print) distinct.add(print)
-		if (distinct.size >= MAX_LINES) break
+function distinct(prints: (string | null)[]): string[] {
+	const seen = new Set<string>()
+	for (const print of prints) {
+		if (print) seen.add(print)
+		if (seen.size >= MAX_LINES) break
 	}
-	return [...distinct]
+	return [...seen]
 }
 
 /** Records the document's lines, so documents formed after it (or beside it in a batch) can count them. */
-export async function recordLines(
-	storage: Storage,
-	document: DocumentRecord,
-	text: string,
-	turns: ConversationTurn[] | null,
-): Promise<void> {
-	await storage.memories.recordLines(document.id, fingerprints(linesOf(text, turns)))
+export async function recordLines(storage: Storage, documentId: string, counted: CountedLines): Promise<void> {
+	await storage.memories.recordLines(documentId, distinct(counted.prints))
 }
 
 /**
  * The text and turns to extract from, without the lines repeated across the container's documents (recorded
- * already: see recordLines).
+ * already: see recordLines). `counted` holds the lines of `text`, or of `turns` when the document is a conversation
+ * (`turns` may be its last turns only: the new ones of an incremental extraction).
  */
 export async function withoutBoilerplate(
 	storage: Storage,
 	document: DocumentRecord,
-	text: string,
-	turns: ConversationTurn[] | null,
+	source: { text: string; turns: ConversationTurn[] | null },
+	counted: CountedLines,
 ): Promise<{ text: string; turns: ConversationTurn[] | null }> {
-	const prints = fingerprints(linesOf(text, turns))
-	if (prints.length === 0) return { text, turns }
+	const prints = source.turns ? counted.prints.slice(counted.prints.length - source.turns.length) : counted.prints
+	const wanted = distinct(prints)
+	if (wanted.length === 0) return source
 	const repeated = await storage.memories.repeatedLines(
 		{ orgId: document.orgId },
 		document.containerTag,
-		prints,
+		wanted,
 		BOILERPLATE_MIN_DOCUMENTS,
 	)
-	if (repeated.size === 0) return { text, turns }
-	const kept = (line: string) => {
-		const print = fingerprint(line)
-		return print === null || !repeated.has(print)
-	}
-	if (turns) return { text, turns: turns.filter((turn) => kept(turn.text)) }
-	return { text: text.split('\n').filter(kept).join('\n'), turns }
+	if (repeated.size === 0) return source
+	const kept = (i: number) => prints[i] === null || !repeated.has(prints[i]!)
+	if (source.turns) return { text: source.text, turns: source.turns.filter((_, i) => kept(i)) }
+	return { text: counted.lines.filter((_, i) => kept(i)).join('\n'), turns: null }
 }

@@ -12,7 +12,7 @@ import type {
 } from '../plugins/contract.ts'
 import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
-import { recordLines, withoutBoilerplate } from './boilerplate.ts'
+import { type CountedLines, countedLines, recordLines, withoutBoilerplate } from './boilerplate.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
 import { looksLikeMarkup } from './markup.ts'
@@ -195,6 +195,8 @@ interface ReadDocument {
 	incremental: boolean
 	/** The turns to extract (null: not a conversation). */
 	newTurns: ConversationTurn[] | null
+	/** The document's lines (its turns, for a conversation), fingerprinted for boilerplate. */
+	lines: CountedLines
 	formedBefore: boolean
 	stage: StageRecord | undefined
 }
@@ -236,7 +238,8 @@ async function readDocument(
 	const known = state.extractedTurns
 	const incremental =
 		turns !== null && known > 0 && turns.length >= known && turnsHash(turns.slice(0, known)) === state.turnsHash
-	await recordLines(storage, document, text, turns)
+	const lines = countedLines(text, turns)
+	await recordLines(storage, document.id, lines)
 	return {
 		document,
 		text,
@@ -244,6 +247,7 @@ async function readDocument(
 		known,
 		incremental,
 		newTurns: turns === null ? null : incremental ? turns.slice(known) : turns,
+		lines,
 		formedBefore: state.formedHash !== null,
 		stage,
 	}
@@ -262,7 +266,7 @@ async function extractRead(read: ReadDocument, deps: FormationDeps, options: For
 		{ orgId: document.orgId },
 		document.containerTag,
 	)
-	const source = await withoutBoilerplate(storage, document, read.text, read.newTurns)
+	const source = await withoutBoilerplate(storage, document, { text: read.text, turns: read.newTurns }, read.lines)
 	const newTurns = source.turns
 	const input: ExtractionInput = {
 		documentId: document.id,

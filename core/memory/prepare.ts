@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from '../jobs/yield.ts'
 import type { ConversationTurn, EmbedderPlugin, MemoryCandidate } from '../plugins/contract.ts'
 import type { FormationProbe } from '../plugins/memory-storage.ts'
 import type { PreparedCandidate } from './link.ts'
@@ -52,7 +53,7 @@ export async function prepareCandidates(
 		const batch = kept.slice(start, start + EMBED_BATCH).map((entry) => entry.content)
 		vectors.push(...(await embedder.embed(batch, 'document')))
 		// A local embedder computes on the event loop: requests get their turn between batches.
-		await new Promise<void>((resolve) => setImmediate(resolve))
+		await yieldToEventLoop()
 	}
 	const positionsOfTurn = turnLocator(context.chunks, context.turns)
 	return kept.map(({ candidate, content }, index) => {
