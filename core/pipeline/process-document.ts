@@ -2,6 +2,7 @@ import type { DocumentRecord, DocumentStatus, PipelineStage, RecordedStage, Stag
 import { PIPELINE_STAGES } from '../domain/types.ts'
 import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
+import { yieldToEventLoop } from '../jobs/yield.ts'
 import type { Logger } from '../logger.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
@@ -43,12 +44,6 @@ const EMBED_BATCH = 64
  * database, which runs in this thread: 64 rows held the event loop for half a second.
  */
 const STAGE_BATCH = 16
-
-/**
- * The embedded database answers on the microtask queue, so back-to-back pipeline work would never let the
- * HTTP server accept a request. Stepping onto the macrotask queue between steps keeps the API responsive.
- */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** Text longer than this is split into chunks in a worker thread (5 MB takes seconds). */
 const ISOLATED_CHUNKING_CHARS = 100_000

@@ -1,4 +1,4 @@
-import { type ChunkStore, newId } from '../../../core/index.ts'
+import { type ChunkStore, newId, yieldToEventLoop } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { jsonParam, textParam, vectorParam } from './params.ts'
 import { CHUNK_COLUMNS, type ChunkRow, toChunk } from './rows.ts'
@@ -16,12 +16,6 @@ export const PUBLISHED = `c.generation = ${PUBLISHED_GENERATION}`
 
 /** Replaced chunks are deleted this many at a time after a publish, so no statement runs long. */
 const DELETE_BATCH = 500
-
-/**
- * The embedded database runs in this thread and answers on the microtask queue: stepping onto the macrotask queue
- * between statements of a long series lets the HTTP server answer requests in between.
- */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
  * Chunks are staged (written under the document's next generation, not searchable), embedded, then published by
