@@ -1,5 +1,4 @@
-import type { NotionSession } from './client.ts'
-import { statusOf } from './client.ts'
+import { isRefused, type NotionSession } from './client.ts'
 
 /** A block as Notion sends it, with its children read (blocks are read loosely: a malformed one is skipped). */
 export interface Block {
@@ -53,7 +52,7 @@ export async function readBlockTree(session: NotionSession, pageId: string, maxB
 			try {
 				block.children = await read(childrenSource(block), depth + 1)
 			} catch (error) {
-				if (!isRefusedPart(error)) throw error
+				if (!isRefused(error)) throw error
 				tree.unreadable++
 			}
 		}
@@ -74,10 +73,4 @@ function childrenSource(block: Block): string {
 	if (block.type !== 'synced_block') return block.id
 	const from = (block.synced_block as { synced_from?: { block_id?: string } | null } | undefined)?.synced_from
 	return from?.block_id ?? block.id
-}
-
-/** Notion refused just this part (not found, not shared, malformed): the rest of the page is still read. */
-const isRefusedPart = (error: unknown) => {
-	const status = statusOf(error)
-	return status === 400 || status === 403 || status === 404
 }
