@@ -18,8 +18,6 @@ export interface BlockTree {
 	blocks: Block[]
 	/** Blocks beyond the budget were not read. */
 	truncated: boolean
-	/** Nested blocks whose children could not be read (left out of the text). */
-	unreadable: number
 }
 
 /**
@@ -27,7 +25,7 @@ export interface BlockTree {
  * listing failing fails the page; a nested listing Notion refuses (gone, not shared) only leaves that part out.
  */
 export async function readBlockTree(session: NotionSession, pageId: string, maxBlocks: number): Promise<BlockTree> {
-	const tree: BlockTree = { blocks: [], truncated: false, unreadable: 0 }
+	const tree: BlockTree = { blocks: [], truncated: false }
 	let budget = maxBlocks
 	const read = async (blockId: string, depth: number): Promise<Block[]> => {
 		const blocks: Block[] = []
@@ -52,8 +50,8 @@ export async function readBlockTree(session: NotionSession, pageId: string, maxB
 			try {
 				block.children = await read(childrenSource(block), depth + 1)
 			} catch (error) {
+				// Left out of the text; the rest of the page is still read.
 				if (!isRefused(error)) throw error
-				tree.unreadable++
 			}
 		}
 		return blocks
