@@ -46,7 +46,8 @@ export async function readBlockTree(session: NotionSession, pageId: string, maxB
 			cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined
 		} while (cursor)
 		for (const block of blocks) {
-			if (!block.has_children || SEPARATE.has(block.type) || depth >= MAX_DEPTH || budget <= 0) continue
+			// With the budget spent, `read` lists nothing and marks the page cut.
+			if (!block.has_children || SEPARATE.has(block.type) || depth >= MAX_DEPTH) continue
 			try {
 				block.children = await read(childrenSource(block), depth + 1)
 			} catch (error) {
