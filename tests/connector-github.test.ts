@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { github } from '../connectors/github/index.ts'
+import type { GithubSettings } from '../connectors/github/options.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { sealState } from '../core/connectors/state.ts'
 import { type GithubEmulator, startGithubEmulator } from './emulators/github.ts'
 import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
+import { syncHarness } from './helpers/connector-context.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
@@ -369,4 +371,33 @@ describe('GitHub connector: custom OAuth application', () => {
 			emulator.stop()
 		}
 	}, 60_000)
+})
+
+describe('GitHub connector: tokens', () => {
+	it('asks core for the token at each request, so a token that lapses mid-sync is replaced, not failed as revoked', async () => {
+		// GitHub App user tokens: here they live one second, and each blob read takes 400 ms.
+		const emulator = startGithubEmulator({ tokenLifetimeSeconds: 1, blobDelayMs: 400 })
+		try {
+			emulator.createRepo('octo/long', { 'a.md': '# A', 'b.md': '# B', 'c.md': '# C', 'd.md': '# D' })
+			const connector = github({ apiUrl: emulator.url, webUrl: emulator.url, readConcurrency: 1 })
+			const h = syncHarness<GithubSettings>({
+				settings: {
+					repositories: [{ id: 1, fullName: 'octo/long', defaultBranch: 'main' }],
+					includeCode: false,
+					includeIssues: false,
+				},
+			})
+			// As core does: the token in hand until it is about to lapse, then a fresh one.
+			let token = emulator.accessToken()
+			let issuedAt = Date.now()
+			h.ctx.accessToken = async () => {
+				if (Date.now() - issuedAt > 500) [token, issuedAt] = [emulator.accessToken(), Date.now()]
+				return token
+			}
+			await h.run((ctx, cursor) => connector.sync(ctx, cursor as never))
+			expect([...h.documents.keys()].sort()).toEqual(['a.md', 'b.md', 'c.md', 'd.md'].map((f) => `octo/long:${f}`))
+		} finally {
+			emulator.stop()
+		}
+	}, 30_000)
 })

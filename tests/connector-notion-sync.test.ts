@@ -90,6 +90,24 @@ describe('Notion connector: pages as Markdown', () => {
 		expect(emulator.calls(/\/v1\/blocks\/.*\/children/).length).toBeGreaterThanOrEqual(5)
 	})
 
+	it('marks a page cut when the block budget ends before a nested listing, and stops reading there', async () => {
+		emulator = startNotionEmulator()
+		const cut = emulator.addPage({
+			title: 'Cut',
+			blocks: [block.paragraph('First'), block.toggle('Second', [block.paragraph('Hidden')])],
+		})
+		const whole = emulator.addPage({ title: 'Whole', blocks: [block.paragraph('Only')] })
+		const { h, run } = harness({ maxBlocksPerPage: 2 })
+		await run()
+		const document = h.documents.get(cut)!
+		expect(document.content).toContain('Second')
+		expect(document.content).not.toContain('Hidden')
+		expect(document.metadata).toMatchObject({ truncated: true })
+		expect(h.documents.get(whole)!.metadata).not.toHaveProperty('truncated')
+		// The budget was spent: the toggle's children were not listed.
+		expect(emulator.calls(/\/v1\/blocks\/.*\/children/).length).toBe(2)
+	})
+
 	it('imports database rows with their properties as flat metadata', async () => {
 		emulator = startNotionEmulator()
 		const tasks = emulator.addDatabase('Tasks')

@@ -12,6 +12,7 @@ import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { binaryGarbage, sampleDocx, samplePdf, samplePptx, sampleXlsx } from './helpers/sample-files.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
+import { waitFor } from './helpers/wait.ts'
 
 /** The upload cap the connector is given here: files above it are skipped. */
 const MAX_FILE_BYTES = 64 * 1024
@@ -336,7 +337,7 @@ describeEachDriver('OneDrive connector', (driver) => {
 
 		const reauthorize = await emulator.lifecycle(first.id, 'reauthorizationRequired')
 		expect(reauthorize.status).toBe(202)
-		await waitFor(() => emulator.log.includes(`PATCH subscription ${first.id}`))
+		await waitFor(async () => emulator.log.includes(`PATCH subscription ${first.id}`))
 
 		const removed = await emulator.lifecycle(first.id, 'subscriptionRemoved')
 		expect(removed.status).toBe(202)
@@ -494,11 +495,3 @@ describe('OneDrive connector: applications and configuration', () => {
 		expect(validatePlugins([...base, connector!])).toHaveLength(3)
 	})
 })
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs
-	while (!(await condition())) {
-		if (Date.now() > deadline) throw new Error('condition not met in time')
-		await Bun.sleep(50)
-	}
-}

@@ -1,5 +1,4 @@
-import type { NotionSession } from './client.ts'
-import { statusOf } from './client.ts'
+import { isRefused, type NotionSession } from './client.ts'
 
 /** A block as Notion sends it, with its children read (blocks are read loosely: a malformed one is skipped). */
 export interface Block {
@@ -19,8 +18,6 @@ export interface BlockTree {
 	blocks: Block[]
 	/** Blocks beyond the budget were not read. */
 	truncated: boolean
-	/** Nested blocks whose children could not be read (left out of the text). */
-	unreadable: number
 }
 
 /**
@@ -28,7 +25,7 @@ export interface BlockTree {
  * listing failing fails the page; a nested listing Notion refuses (gone, not shared) only leaves that part out.
  */
 export async function readBlockTree(session: NotionSession, pageId: string, maxBlocks: number): Promise<BlockTree> {
-	const tree: BlockTree = { blocks: [], truncated: false, unreadable: 0 }
+	const tree: BlockTree = { blocks: [], truncated: false }
 	let budget = maxBlocks
 	const read = async (blockId: string, depth: number): Promise<Block[]> => {
 		const blocks: Block[] = []
@@ -49,12 +46,13 @@ export async function readBlockTree(session: NotionSession, pageId: string, maxB
 			cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined
 		} while (cursor)
 		for (const block of blocks) {
-			if (!block.has_children || SEPARATE.has(block.type) || depth >= MAX_DEPTH || budget <= 0) continue
+			// With the budget spent, `read` lists nothing and marks the page cut.
+			if (!block.has_children || SEPARATE.has(block.type) || depth >= MAX_DEPTH) continue
 			try {
 				block.children = await read(childrenSource(block), depth + 1)
 			} catch (error) {
-				if (!isRefusedPart(error)) throw error
-				tree.unreadable++
+				// Left out of the text; the rest of the page is still read.
+				if (!isRefused(error)) throw error
 			}
 		}
 		return blocks
@@ -74,10 +72,4 @@ function childrenSource(block: Block): string {
 	if (block.type !== 'synced_block') return block.id
 	const from = (block.synced_block as { synced_from?: { block_id?: string } | null } | undefined)?.synced_from
 	return from?.block_id ?? block.id
-}
-
-/** Notion refused just this part (not found, not shared, malformed): the rest of the page is still read. */
-const isRefusedPart = (error: unknown) => {
-	const status = statusOf(error)
-	return status === 400 || status === 403 || status === 404
 }

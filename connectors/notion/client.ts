@@ -7,6 +7,12 @@ export const NOTION_VERSION = '2025-09-03'
 
 export const statusOf = (error: unknown): number | undefined => (error as { status?: number } | null)?.status
 
+/** Notion refused just this item or part (gone, not shared, malformed): it is recorded or left out, the run goes on. */
+export const isRefused = (error: unknown): boolean => {
+	const status = statusOf(error)
+	return status === 400 || status === 403 || status === 404
+}
+
 /** The client library is loaded on first use, so a service that never syncs Notion never loads it. */
 export async function notionClient(apiUrl: string, fetchImpl?: typeof fetch): Promise<Client> {
 	const { Client, LogLevel } = await import('@notionhq/client')

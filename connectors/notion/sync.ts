@@ -1,6 +1,6 @@
-import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../../core/index.ts'
+import type { SyncContext, SyncEvent } from '../../core/index.ts'
 import { readBlockTree } from './blocks.ts'
-import { NotionSession, statusOf } from './client.ts'
+import { isRefused, NotionSession } from './client.ts'
 import type { NotionCursor } from './options.ts'
 import { dataSourceOf, documentOf, isRow, isTrashed, listedVersion, malformation, type NotionPage } from './page.ts'
 import { plainText } from './rich-text.ts'
@@ -122,7 +122,7 @@ async function* rowsOf(run: Run, dataSourceId: string): AsyncGenerator<Event> {
 				client.dataSources.query({ auth, data_source_id: dataSourceId, start_cursor: cursor, page_size: 100 }),
 			)
 		} catch (error) {
-			if (!isRefusedItem(error)) throw error
+			if (!isRefused(error)) throw error
 			// Not shared after all, or gone: its rows were listed by search if they are still there.
 			run.complete = false
 			yield { type: 'failure', externalId: null, error: `database ${dataSourceId}: ${messageOf(error)}` }
@@ -160,7 +160,7 @@ async function* handlePage(run: Run, item: Listed): AsyncGenerator<Event> {
 		const database = isRow(page) ? { title: await dataSourceTitle(run, dataSourceOf(page)) } : null
 		yield { type: 'upsert', document: documentOf(page, tree, database) }
 	} catch (error) {
-		if (!isRefusedItem(error)) throw error
+		if (!isRefused(error)) throw error
 		if (run.oldestFailed === null || page.last_edited_time < run.oldestFailed) run.oldestFailed = page.last_edited_time
 		yield { type: 'failure', externalId: page.id, error: `could not read the page: ${messageOf(error)}` }
 	}
@@ -177,17 +177,10 @@ async function dataSourceTitle(run: Run, id: string | null): Promise<string | nu
 		)) as { title?: unknown }
 		title = plainText(dataSource.title) || null
 	} catch (error) {
-		if (!isRefusedItem(error)) throw error
+		if (!isRefused(error)) throw error
 	}
 	run.dataSources.set(id, title)
 	return title
-}
-
-/** Notion refused this one item (gone, not shared, malformed): recorded, and the run goes on. */
-function isRefusedItem(error: unknown): boolean {
-	if (error instanceof ConnectorAuthError) return false
-	const status = statusOf(error)
-	return status === 400 || status === 403 || status === 404
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
