@@ -317,6 +317,14 @@ describe('Gmail sync', () => {
 		}
 	}, 60_000)
 
+	it("asks Google for read-only mail and the account's email, nothing more", () => {
+		const { auth } = gmail()
+		expect(auth.type === 'oauth2' && auth.scopes).toEqual([
+			'https://www.googleapis.com/auth/gmail.readonly',
+			'https://www.googleapis.com/auth/userinfo.email',
+		])
+	})
+
 	it('takes an attachment as file ingestion does: by any media type it reads, or by its name', () => {
 		const attachment = (name: string, mimeType: string) => ({ name, mimeType, bytes: new Uint8Array([1]) })
 		const decoded = {
