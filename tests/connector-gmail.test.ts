@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { attachmentDocuments } from '../connectors/gmail/attachments.ts'
 import { gmail } from '../connectors/gmail/index.ts'
 import type { GmailCursor, GmailSettings } from '../connectors/gmail/options.ts'
 import { ConnectorAuthError, type SyncEvent } from '../core/index.ts'
@@ -315,6 +316,45 @@ describe('Gmail sync', () => {
 			local.stop()
 		}
 	}, 60_000)
+
+	it("asks Google for read-only mail and the account's email, nothing more", () => {
+		const { auth } = gmail()
+		expect(auth.type === 'oauth2' && auth.scopes).toEqual([
+			'https://www.googleapis.com/auth/gmail.readonly',
+			'https://www.googleapis.com/auth/userinfo.email',
+		])
+	})
+
+	it('takes an attachment as file ingestion does: by any media type it reads, or by its name', () => {
+		const attachment = (name: string, mimeType: string) => ({ name, mimeType, bytes: new Uint8Array([1]) })
+		const decoded = {
+			from: 'bob@example.com',
+			to: '',
+			cc: '',
+			date: null,
+			subject: 'Files',
+			text: 'Attached.',
+			html: null,
+			attachments: [
+				attachment('figures', 'application/csv'),
+				attachment('scan', 'image/x-ms-bmp'),
+				attachment('notes.md', 'application/octet-stream'),
+				attachment('invite.ics', 'text/calendar'),
+				attachment('archive.zip', 'application/zip'),
+			],
+		}
+		const { attachments, failures } = attachmentDocuments(
+			't1',
+			[{ id: 'm1', internalDate: T0, decoded, body: 'Attached.' }],
+			1024,
+		)
+		expect(failures).toEqual([])
+		expect(attachments.map((document) => [document.externalId, document.title])).toEqual([
+			['t1:m1:0', 'figures'],
+			['t1:m1:1', 'scan'],
+			['t1:m1:2', 'notes.md'],
+		])
+	})
 
 	it('stops at documentLimit and throws ConnectorAuthError for a revoked grant', async () => {
 		const local = await startGmailEmulator()

@@ -5,7 +5,6 @@ import type { ExternalDocument, SyncEvent } from '../core/index.ts'
 import { type GoogleEmulator, startGoogleEmulator } from './emulators/google.ts'
 import { addDriveRoutes, type DriveEmulator, XLSX } from './emulators/google-drive.ts'
 import { eventsOf, type SyncHarness, syncHarness } from './helpers/connector-context.ts'
-import { emulatorAccessToken } from './helpers/google.ts'
 import { binaryGarbage, samplePdf, sampleXlsx } from './helpers/sample-files.ts'
 
 /** The Drive connector's sync against the emulated Drive, through the real googleapis client, without the service. */
@@ -23,7 +22,7 @@ describe('Google Drive sync', () => {
 		drive = addDriveRoutes(google)
 		connector = googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url })
 		h = syncHarness<GoogleDriveSettings>({ settings, ...(documentLimit ? { documentLimit } : {}) })
-		const token = await emulatorAccessToken(google)
+		const token = await google.accessToken('https://www.googleapis.com/auth/drive.readonly')
 		h.ctx.accessToken = async () => token
 	}
 	beforeEach(() => fresh())

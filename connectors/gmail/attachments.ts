@@ -1,23 +1,5 @@
-import type { ExternalDocument } from '../../core/index.ts'
+import { type ExternalDocument, kindOfExtension, kindOfMime } from '../../core/index.ts'
 import type { ThreadMessage } from './thread.ts'
-
-/** What the service's file ingestion reads; other attachments (archives, calendar invites) are left out. */
-const SUPPORTED_TYPES = new Set([
-	'application/pdf',
-	'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-	'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-	'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-	'text/csv',
-	'text/html',
-	'text/markdown',
-	'text/plain',
-	'application/json',
-	'image/png',
-	'image/jpeg',
-	'image/webp',
-	'image/bmp',
-])
-const SUPPORTED_EXTENSIONS = /\.(pdf|docx|pptx|xlsx|csv|html?|md|markdown|txt|json|png|jpe?g|webp|bmp)$/i
 
 /**
  * Each supported attachment as its own item, through file ingestion. Its external id derives from the thread
@@ -32,7 +14,8 @@ export function attachmentDocuments(
 	const failures: { externalId: string; error: string }[] = []
 	for (const message of messages) {
 		message.decoded.attachments.forEach((attachment, index) => {
-			if (!SUPPORTED_TYPES.has(attachment.mimeType) && !SUPPORTED_EXTENSIONS.test(attachment.name)) return
+			// Only what file ingestion reads (by its type or its name); archives, calendar invites and such are left out.
+			if (!kindOfMime(attachment.mimeType) && !kindOfExtension(attachment.name)) return
 			const externalId = `${threadId}:${message.id}:${index}`
 			if (attachment.bytes.length > maxBytes) {
 				failures.push({

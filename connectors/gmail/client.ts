@@ -2,8 +2,6 @@ import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
 import { ConnectorAuthError, type SyncContext } from '../../core/index.ts'
 import { googleApiOptions, statusOf } from '../google/index.ts'
 
-export { statusOf }
-
 export type Gmail = gmail_v1.Gmail
 
 /** googleapis' Gmail client (loaded on first use) on the connection's token, at `apiUrl` (unset: Gmail's own). */

@@ -1,6 +1,6 @@
 import { defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { googleOAuth } from '../google/index.ts'
-import { DEFAULT_SETTINGS, GMAIL_SCOPES, type GmailCursor, type GmailOptions, type GmailSettings } from './options.ts'
+import { DEFAULT_SETTINGS, GMAIL_SCOPE, type GmailCursor, type GmailOptions, type GmailSettings } from './options.ts'
 import { configureLabels, listLabels } from './resources.ts'
 import { syncGmail } from './sync.ts'
 import { gmailWebhook } from './webhook.ts'
@@ -20,7 +20,7 @@ export function gmail(options: GmailOptions = {}) {
 		name: 'gmail',
 		provider: 'gmail',
 		displayName: 'Gmail',
-		auth: googleOAuth({ ...options, scopes: GMAIL_SCOPES, settingsKey: 'googleDrive' }),
+		auth: googleOAuth({ ...options, scopes: [GMAIL_SCOPE], settingsKey: 'googleDrive' }),
 		schedule: { everyHours: 4 },
 		defaultSettings: DEFAULT_SETTINGS,
 		resources: {

@@ -27,8 +27,7 @@ const HEADER_LINE = /^[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n/
 export async function decodeMessage(raw: Uint8Array): Promise<DecodedMessage> {
 	const head = new TextDecoder('windows-1252').decode(raw.subarray(0, Math.min(raw.length, 256 * 1024)))
 	if (!HEADER_LINE.test(head)) throw new UnreadableMessageError('malformed MIME: the message has no header')
-	checkMultiparts(head)
-	checkCharsets(head)
+	checkContentTypes(head)
 	const { default: PostalMime } = await import('postal-mime')
 	let email: Email
 	try {
@@ -81,16 +80,12 @@ const parameter = (header: string, name: string) =>
 		?.slice(1)
 		.find(Boolean)
 
-function checkMultiparts(text: string) {
+/** Refuses a multipart part without its boundary and a text part in a charset no decoder knows (one pass). */
+function checkContentTypes(text: string) {
 	for (const header of contentTypes(text)) {
 		if (/^multipart\//i.test(header) && !parameter(header, 'boundary')) {
 			throw new UnreadableMessageError('malformed MIME: a multipart part has no boundary')
 		}
-	}
-}
-
-function checkCharsets(text: string) {
-	for (const header of contentTypes(text)) {
 		if (!/^text\//i.test(header)) continue
 		const charset = parameter(header, 'charset')
 		if (charset && !isKnownCharset(charset)) {

@@ -51,4 +51,5 @@ export const wantedLabels = (settings: GmailSettings) => [INBOX, ...settings.lab
 export const scopeOf = (labels: string[], includeAttachments: boolean) =>
 	`${labels.join(',')}${includeAttachments ? '+attachments' : ''}`
 
-export const GMAIL_SCOPES = ['openid', 'email', 'https://www.googleapis.com/auth/gmail.readonly']
+/** Read-only mail; googleOAuth adds the email scope that names the account. */
+export const GMAIL_SCOPE = 'https://www.googleapis.com/auth/gmail.readonly'

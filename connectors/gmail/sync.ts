@@ -1,6 +1,7 @@
 import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
 import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../../core/index.ts'
-import { gmailClient, guarded, statusOf } from './client.ts'
+import { endsRun, statusOf } from '../google/index.ts'
+import { gmailClient, guarded } from './client.ts'
 import { type GmailCursor, type GmailSettings, scopeOf, wantedLabels } from './options.ts'
 import { readThread } from './read-thread.ts'
 import type { GmailRun, ThreadLimits } from './run.ts'
@@ -146,9 +147,8 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 		return [threadId, ...attachmentIds]
 	} catch (error) {
 		if (error instanceof ConnectorAuthError) throw error
-		const status = statusOf(error)
-		// An outage or a rate limit ends the run (the queue retries it from the last checkpoint).
-		if (status === 429 || status === 403 || (status !== undefined && status >= 500)) throw error
+		// Gmail's 403s are mailbox-wide (a rate limit, the API off for the account): they end the run as well.
+		if (endsRun(error) || statusOf(error) === 403) throw error
 		yield { type: 'failure', externalId: threadId, error: (error as Error).message }
 		return null
 	}

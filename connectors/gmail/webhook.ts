@@ -1,6 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose'
 import type { Subscription, SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
-import { gmailClient, guarded, statusOf } from './client.ts'
+import { statusOf } from '../google/index.ts'
+import { gmailClient, guarded } from './client.ts'
 import { type GmailSettings, wantedLabels } from './options.ts'
 
 export interface PushOptions {

@@ -1,5 +1,5 @@
 import type { ExternalDocument, SyncContext, SyncEvent } from '../../core/index.ts'
-import { reasonOf, statusOf } from '../google/index.ts'
+import { endsRun, reasonOf, statusOf } from '../google/index.ts'
 import type { Drive, DriveFile } from './client.ts'
 import { MAX_EXPORT_BYTES } from './options.ts'
 
@@ -24,15 +24,6 @@ export const isDocument = (file: DriveFile) => file.mimeType !== FOLDER && file.
 export type FileEvent = Extract<SyncEvent, { type: 'upsert' | 'unchanged' | 'failure' | 'delete' }>
 
 const versionOf = (file: DriveFile) => `${file.version ?? ''}:${file.modifiedTime ?? ''}`
-
-const RATE_LIMITS = new Set(['userRateLimitExceeded', 'rateLimitExceeded', 'sharingRateLimitExceeded'])
-
-/** A refused grant or a provider in trouble stops the run (core marks the connection or retries it). */
-function rethrowRunErrors(error: unknown): void {
-	const status = statusOf(error)
-	if (status === 401 || status === 429 || (status !== undefined && status >= 500)) throw error
-	if (RATE_LIMITS.has(reasonOf(error) ?? '')) throw error
-}
 
 /** A Google error as the run's failure text: Google's reason when it gave one. */
 function describe(error: unknown): string {
@@ -79,7 +70,7 @@ export async function readFile(
 			)
 			bytes = new Uint8Array(data as ArrayBuffer)
 		} catch (error) {
-			rethrowRunErrors(error)
+			if (endsRun(error)) throw error
 			if (statusOf(error) === 404) return { type: 'delete', externalId: id }
 			if (reasonOf(error) === 'exportSizeLimitExceeded') {
 				return { type: 'failure', externalId: id, error: "the export is over Google's 10 MB limit" }
@@ -112,7 +103,7 @@ export async function readFile(
 		)
 		bytes = new Uint8Array(data as ArrayBuffer)
 	} catch (error) {
-		rethrowRunErrors(error)
+		if (endsRun(error)) throw error
 		// Deleted (or unshared) since it was listed.
 		if (statusOf(error) === 404) return { type: 'delete', externalId: id }
 		return { type: 'failure', externalId: id, error: describe(error) }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { statusOf } from '../google/index.ts'
 import type { Drive } from './client.ts'
 import type { GoogleDriveSettings } from './options.ts'
 
@@ -35,7 +36,7 @@ export function folderScope(drive: Drive, settings: GoogleDriveSettings) {
 			parentsOf.set(id, found)
 			return found
 		} catch (error) {
-			if ((error as { status?: number }).status === 404) {
+			if (statusOf(error) === 404) {
 				parentsOf.set(id, [])
 				return []
 			}
@@ -44,7 +45,6 @@ export function folderScope(drive: Drive, settings: GoogleDriveSettings) {
 	}
 
 	return {
-		all: chosen.size === 0,
 		async contains(file: { id?: string | null; parents?: string[] | null }): Promise<boolean> {
 			if (chosen.size === 0) return true
 			let frontier = file.parents ?? []

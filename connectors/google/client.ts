@@ -41,6 +41,18 @@ export const reasonOf = (error: unknown): string | undefined => {
 	return data?.error?.errors?.[0]?.reason
 }
 
+const RATE_LIMITS = new Set(['userRateLimitExceeded', 'rateLimitExceeded', 'sharingRateLimitExceeded'])
+
+/**
+ * An error that ends the whole run rather than failing one item: a refused grant (core marks the connection), a rate
+ * limit or Google in trouble (the queue retries the run from its last checkpoint).
+ */
+export function endsRun(error: unknown): boolean {
+	const status = statusOf(error)
+	if (status === 401 || status === 429 || (status !== undefined && status >= 500)) return true
+	return RATE_LIMITS.has(reasonOf(error) ?? '')
+}
+
 /**
  * The options of a googleapis API client for one connection: its token from the connection, and the configured
  * root URL (unset: the API's own). `OAuth2` is googleapis's `auth.OAuth2` of the API module the caller loaded,

@@ -1,5 +1,12 @@
 // Shared by the google-drive and gmail connectors; not a provider itself.
-export { connectionAuth, type GoogleAuthClient, googleApiOptions, reasonOf, statusOf } from './client.ts'
+export {
+	connectionAuth,
+	endsRun,
+	type GoogleAuthClient,
+	googleApiOptions,
+	reasonOf,
+	statusOf,
+} from './client.ts'
 export {
 	type GoogleEndpointOptions,
 	type GoogleEndpoints,

@@ -352,26 +352,7 @@ export async function startGmailEmulator(options: GmailRouteOptions & { tokenLif
 		google,
 		url: google.url,
 		stop: google.stop,
-		async accessToken(): Promise<string> {
-			const consent = new URL(`${google.url}/o/oauth2/v2/auth`)
-			consent.searchParams.set('client_id', google.clientId)
-			consent.searchParams.set('redirect_uri', 'http://127.0.0.1/callback')
-			consent.searchParams.set('state', 'test')
-			const redirect = await fetch(consent, { redirect: 'manual' })
-			const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!
-			const response = await fetch(`${google.url}/token`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: new URLSearchParams({
-					grant_type: 'authorization_code',
-					code,
-					redirect_uri: 'http://127.0.0.1/callback',
-					client_id: google.clientId,
-					client_secret: google.clientSecret,
-				}),
-			})
-			return ((await response.json()) as { access_token: string }).access_token
-		},
+		accessToken: () => google.accessToken('https://www.googleapis.com/auth/gmail.readonly'),
 	}
 }
 

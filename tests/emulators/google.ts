@@ -218,6 +218,32 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		expireAccessTokens() {
 			for (const grant of access.values()) grant.expiresAt = 0
 		},
+		/** An access token of the account, through the consent page and the token endpoint (as a user would). */
+		async accessToken(scope: string): Promise<string> {
+			const redirectUri = 'http://127.0.0.1/callback'
+			const consent = new URL(`${url}/o/oauth2/v2/auth`)
+			consent.search = new URLSearchParams({
+				client_id: clientId,
+				redirect_uri: redirectUri,
+				response_type: 'code',
+				scope,
+				access_type: 'offline',
+			}).toString()
+			const answer = await fetch(consent, { redirect: 'manual' })
+			const code = new URL(answer.headers.get('location')!).searchParams.get('code')!
+			const response = await fetch(`${url}/token`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({
+					grant_type: 'authorization_code',
+					code,
+					redirect_uri: redirectUri,
+					client_id: clientId,
+					client_secret: clientSecret,
+				}),
+			})
+			return ((await response.json()) as { access_token: string }).access_token
+		},
 		refreshTokenIsRevoked: (refreshToken: string) => refresh.get(refreshToken)?.revoked ?? true,
 		liveRefreshTokens: () => [...refresh.values()].filter((grant) => !grant.revoked).length,
 		stop: () => server.stop(true),
