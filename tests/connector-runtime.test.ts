@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { defineConnector, PLUGIN_API_VERSION } from '../core/index.ts'
+import { SYNC_QUEUE } from '../core/connectors/deps.ts'
+import { ConnectorAuthError, defineConnector, PLUGIN_API_VERSION } from '../core/index.ts'
+import { syncSettled } from './helpers/connections.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
-/** A credentials connector whose resources page carries the contract's camelCase `totalCount`. */
+/**
+ * A credentials connector whose resources page carries the contract's camelCase `totalCount`; with the API key
+ * `refused` it fails as a refused token refresh does (ConnectorAuthError).
+ */
 const counted = defineConnector<Record<string, never>, Record<string, unknown>>({
 	apiVersion: PLUGIN_API_VERSION,
 	kind: 'connector',
@@ -12,16 +17,49 @@ const counted = defineConnector<Record<string, never>, Record<string, unknown>>(
 	auth: { type: 'credentials', fields: [{ key: 'apiKey', label: 'API key', secret: true }] },
 	schedule: { everyHours: null },
 	resources: {
-		list: async (_ctx, query) => ({ resources: [{ id: `page-${query.page}` }], totalCount: 42 }),
-		configure: async (_ctx, resources) => ({ chosen: resources.length }),
+		list: async (ctx, query) => {
+			if (ctx.credentials.apiKey === 'refused') throw new ConnectorAuthError('token refresh refused: invalid_grant')
+			return { resources: [{ id: `page-${query.page}` }], totalCount: 42 }
+		},
+		configure: async (ctx, resources) => {
+			if (ctx.credentials.apiKey === 'refused') throw new ConnectorAuthError('token refresh refused: invalid_grant')
+			return { chosen: resources.length }
+		},
 	},
 	async *sync() {},
+})
+
+/** A connector whose provider refuses every push subscription (no public HTTPS address). */
+let synced = 0
+const unreachable = defineConnector<Record<string, never>, Record<string, unknown>>({
+	apiVersion: PLUGIN_API_VERSION,
+	kind: 'connector',
+	name: 'unreachable',
+	provider: 'unreachable',
+	displayName: 'Unreachable',
+	auth: { type: 'none' },
+	schedule: { everyHours: 6 },
+	resources: {
+		list: async () => ({ resources: [] }),
+		configure: async () => ({}),
+	},
+	webhook: {
+		routeKeys: () => [],
+		verify: () => false,
+		subscribe: async () => {
+			throw new Error('the notification URL must be public HTTPS')
+		},
+	},
+	async *sync() {
+		synced++
+		yield { type: 'upsert', document: { externalId: 'one', title: 'One', content: 'Synced without push.', url: null } }
+	},
 })
 
 describe('connector runtime (in-process connectors)', () => {
 	let t: TestService
 	beforeAll(async () => {
-		t = await startTestService('pglite', { plugins: [counted], extractor: null })
+		t = await startTestService('pglite', { plugins: [counted, unreachable], extractor: null })
 	}, 120_000)
 	afterAll(async () => {
 		await t?.stop()
@@ -35,5 +73,18 @@ describe('connector runtime (in-process connectors)', () => {
 		expect(created.status).toBe(200)
 		const listed = await t.json('GET', `/v3/connections/${created.body.id}/resources?page=2`)
 		expect(listed).toEqual({ status: 200, body: { resources: [{ id: 'page-2' }], total_count: 42 } })
+	}, 60_000)
+
+	it('activates, schedules and syncs a connection whose provider refuses the webhook subscription', async () => {
+		const since = new Date().toISOString()
+		const created = await t.json('POST', '/v3/connections/unreachable', { containerTag: 'unreachable' })
+		expect(created.status).toBe(200)
+		const id = created.body.id as string
+		const connection = await syncSettled(t, id, since)
+		expect(connection).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed', added: 1 } })
+		expect(synced).toBeGreaterThanOrEqual(1)
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
+		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] })
+		expect(configured).toMatchObject({ status: 200, body: { success: true, webhooksRegistered: 0 } })
 	}, 60_000)
 })

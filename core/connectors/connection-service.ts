@@ -187,34 +187,30 @@ export function createConnectionService(deps: ConnectorDeps) {
 		async resources(scope: Scope, id: string, query: { page: number; perPage: number; parentId: string | null }) {
 			const connection = await owned(scope, id)
 			const connector = connectorFor(deps, connection.provider)
-			if (!connector.resources) {
+			const spec = connector.resources
+			if (!spec) {
 				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to choose from`)
 			}
-			return connector.resources.list(authorizedContext(connector, connection), query)
+			return spec.list(authorizedContext(connector, connection), query)
 		},
 
 		async configure(scope: Scope, id: string, resources: Record<string, unknown>[], baseUrl: string) {
 			const connection = await owned(scope, id)
 			const connector = connectorFor(deps, connection.provider)
-			if (!connector.resources) {
+			const spec = connector.resources
+			if (!spec) {
 				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to configure`)
 			}
 			let settings: Record<string, unknown>
 			try {
-				settings = await connector.resources.configure(authorizedContext(connector, connection), resources)
+				settings = await spec.configure(authorizedContext(connector, connection), resources)
 			} catch (error) {
 				if (error instanceof HttpError) throw error
 				throw badRequest((error as Error).message)
 			}
 			await storage.connections.update(connection.id, { settings })
 			const configured = { ...connection, settings }
-			let webhooksRegistered = 0
-			try {
-				webhooksRegistered = await resubscribe(deps, connector, configured, baseUrl)
-			} catch (error) {
-				// Webhooks are an optimisation: without them the schedule and manual imports still sync.
-				deps.logger.warn('could not register webhooks', { connectionId: id, error: String(error) })
-			}
+			const webhooksRegistered = await resubscribe(deps, connector, configured, baseUrl)
 			await enqueueSync(deps, connection.id, 'manual')
 			return {
 				success: true,

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../ids.ts'
 import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection-storage.ts'
-import type { AnyConnector } from '../plugins/connector.ts'
+import type { AnyConnector, Subscription } from '../plugins/connector.ts'
 import { syncContext } from './context.ts'
 import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { revokeTokens } from './oauth.ts'
@@ -42,7 +42,11 @@ export async function activate(
 	return registered
 }
 
-/** Replaces the connection's push subscriptions with ones for its current settings; returns how many it made. */
+/**
+ * Replaces the connection's push subscriptions with ones for its current settings; returns how many it made. A
+ * provider refusing them (no public HTTPS address, a revoked grant) is logged and makes none: webhooks are an
+ * optimisation, and the schedule and manual imports still sync (a revoked grant then expires the connection).
+ */
 export async function resubscribe(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
@@ -53,10 +57,19 @@ export async function resubscribe(
 	if (!webhook?.subscribe) return 0
 	await unsubscribeAll(deps, connector, connection)
 	const secret = randomBase62(40)
-	const subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), {
-		url: webhookUrl(baseUrl, connection.provider),
-		secret,
-	})
+	const url = webhookUrl(baseUrl, connection.provider)
+	let subscriptions: Subscription[]
+	try {
+		subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+	} catch (error) {
+		deps.logger.warn('the provider refused the webhook subscription; syncing on schedule and on demand only', {
+			connectionId: connection.id,
+			provider: connection.provider,
+			address: url,
+			error: String(error),
+		})
+		return 0
+	}
 	await deps.storage.connections.addSubscriptions(
 		connection,
 		subscriptions.map((subscription) => ({
