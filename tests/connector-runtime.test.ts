@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { github } from '../connectors/github/index.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { ConnectorAuthError, defineConnector, PLUGIN_API_VERSION } from '../core/index.ts'
-import { syncSettled } from './helpers/connections.ts'
+import { type GithubEmulator, startGithubEmulator } from './emulators/github.ts'
+import { authorizeThroughEmulator, syncSettled } from './helpers/connections.ts'
 import { startTestService, type TestService } from './helpers/service.ts'
 
 /**
@@ -75,6 +77,28 @@ describe('connector runtime (in-process connectors)', () => {
 		expect(listed).toEqual({ status: 200, body: { resources: [{ id: 'page-2' }], total_count: 42 } })
 	}, 60_000)
 
+	it('answers a refused token refresh in resources and configure with a 400, and expires the connection', async () => {
+		const created = await t.json('POST', '/v3/connections/counted', {
+			containerTag: 'counted',
+			metadata: { apiKey: 'refused' },
+		})
+		const id = created.body.id as string
+		const listed = await t.json('GET', `/v3/connections/${id}/resources`)
+		expect(listed.status).toBe(400)
+		expect(listed.body.details).toContain('invalid_grant')
+		expect((await t.json('GET', `/v3/connections/${id}`)).body).toMatchObject({
+			status: 'expired',
+			error: 'authorization expired or revoked: token refresh refused: invalid_grant',
+		})
+		const again = await t.json('POST', '/v3/connections/counted', {
+			containerTag: 'again',
+			metadata: { apiKey: 'refused' },
+		})
+		const configured = await t.json('POST', `/v3/connections/${again.body.id}/configure`, { resources: [] })
+		expect(configured.status).toBe(400)
+		expect((await t.json('GET', `/v3/connections/${again.body.id}`)).body.status).toBe('expired')
+	}, 60_000)
+
 	it('activates, schedules and syncs a connection whose provider refuses the webhook subscription', async () => {
 		const since = new Date().toISOString()
 		const created = await t.json('POST', '/v3/connections/unreachable', { containerTag: 'unreachable' })
@@ -86,5 +110,45 @@ describe('connector runtime (in-process connectors)', () => {
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
 		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] })
 		expect(configured).toMatchObject({ status: 200, body: { success: true, webhooksRegistered: 0 } })
+	}, 60_000)
+})
+
+describe('connector runtime: a grant refused outside a sync', () => {
+	let emulator: GithubEmulator
+	let t: TestService
+	beforeAll(async () => {
+		emulator = startGithubEmulator()
+		emulator.createRepo('octo/notes', { 'README.md': '# Notes' })
+		t = await startTestService('pglite', {
+			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
+			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
+			extractor: null,
+		})
+	}, 120_000)
+	afterAll(async () => {
+		await t?.stop()
+		emulator?.stop()
+	}, 60_000)
+
+	it('answers resources and configure with a 400 when the provider says 401, and expires the connection as a sync would', async () => {
+		const since = new Date().toISOString()
+		const { created, landed } = await authorizeThroughEmulator(t, 'github', { containerTag: 'refused' })
+		expect(landed.status).toBe(200)
+		const id = created.body.id as string
+		await syncSettled(t, id, since)
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
+		emulator.revokeAll()
+
+		const listed = await t.json('GET', `/v3/connections/${id}/resources`)
+		expect(listed.status).toBe(400)
+		expect(listed.body.details).toContain('authorize it again')
+		const connection = (await t.json('GET', `/v3/connections/${id}`)).body
+		expect(connection.status).toBe('expired')
+		expect(connection.error).toContain('authorization expired or revoked')
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
+		const configured = await t.json('POST', `/v3/connections/${id}/configure`, {
+			resources: [{ full_name: 'octo/notes', defaultBranch: 'main' }],
+		})
+		expect(configured.status).toBe(400)
 	}, 60_000)
 })
