@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { github } from '../connectors/github/index.ts'
+import { settingsFromEnv } from '../core/config/settings.ts'
 import { SYNC_QUEUE } from '../core/connectors/deps.ts'
 import { ConnectorAuthError, defineConnector, PLUGIN_API_VERSION } from '../core/index.ts'
 import { type GithubEmulator, startGithubEmulator } from './emulators/github.ts'
@@ -151,4 +152,14 @@ describe('connector runtime: a grant refused outside a sync', () => {
 		})
 		expect(configured.status).toBe(400)
 	}, 60_000)
+})
+
+describe('connector runtime settings', () => {
+	it('reads MEMORY_WEBHOOK_DEBOUNCE_SECONDS as whole seconds (60 unset) and refuses anything else at startup', () => {
+		expect(settingsFromEnv({}).webhookDebounceSeconds).toBe(60)
+		expect(settingsFromEnv({ MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0' }).webhookDebounceSeconds).toBe(0)
+		expect(() => settingsFromEnv({ MEMORY_WEBHOOK_DEBOUNCE_SECONDS: 'soon' })).toThrow(
+			'MEMORY_WEBHOOK_DEBOUNCE_SECONDS',
+		)
+	})
 })
