@@ -100,6 +100,12 @@ describe('connector runtime (in-process connectors)', () => {
 		expect((await t.json('GET', `/v3/connections/${again.body.id}`)).body.status).toBe('expired')
 	}, 60_000)
 
+	it('answers a webhook for a provider no connector serves with a 404 naming the served ones', async () => {
+		const response = await t.request('POST', '/v3/connections/webhooks/nobody', { key: null, body: {} })
+		expect(response.status).toBe(404)
+		expect(((await response.json()) as { details: string }).details).toContain('known providers: counted, unreachable')
+	})
+
 	it('activates, schedules and syncs a connection whose provider refuses the webhook subscription', async () => {
 		const since = new Date().toISOString()
 		const created = await t.json('POST', '/v3/connections/unreachable', { containerTag: 'unreachable' })
