@@ -106,6 +106,12 @@ describe('connector runtime (in-process connectors)', () => {
 		expect(((await response.json()) as { details: string }).details).toContain('known providers: counted, unreachable')
 	})
 
+	it('refuses an OAuth callback for a provider without OAuth before reading its state', async () => {
+		const response = await t.request('GET', '/v3/connections/auth/callback/counted?state=x&code=y', { key: null })
+		expect(response.status).toBe(400)
+		expect(((await response.json()) as { details: string }).details).toBe('this provider does not use OAuth')
+	})
+
 	it('activates, schedules and syncs a connection whose provider refuses the webhook subscription', async () => {
 		const since = new Date().toISOString()
 		const created = await t.json('POST', '/v3/connections/unreachable', { containerTag: 'unreachable' })
