@@ -60,7 +60,7 @@ export async function createServices(input: {
 		env: input.env,
 		logger,
 		publicUrl: settings.publicUrl ?? null,
-		webhookDebounceSeconds: Number(input.env.MEMORY_WEBHOOK_DEBOUNCE_SECONDS ?? 60),
+		webhookDebounceSeconds: settings.webhookDebounceSeconds,
 	}
 	return {
 		/** Ingest, read, update and delete documents. */

@@ -3,6 +3,20 @@ import type { AnyConnector } from '../core/index.ts'
 type Env = Record<string, string | undefined>
 
 /**
+ * A number from the environment: undefined when unset or empty, else at least `min` (and whole when `whole` names
+ * what it counts); anything else stops the start with a message naming the variable.
+ */
+function numberFrom(env: Env, name: string, { min = 0, whole }: { min?: number; whole?: string } = {}) {
+	const raw = env[name]
+	if (!raw) return undefined
+	const value = Number(raw)
+	if (!(whole ? Number.isInteger(value) : Number.isFinite(value)) || value < min) {
+		throw new Error(whole ? `${name} must be a whole number of ${whole}` : `${name} must be a number of ${min} or more`)
+	}
+	return value
+}
+
+/**
  * The built-in connectors, each loaded only when enabled: an unused provider's module and SDK are never imported.
  * Every provider's endpoints come from the environment, so an enterprise server (or a test emulator) replaces them.
  */
@@ -16,19 +30,13 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 			import('../connectors/gmail/index.ts'),
 			import('../connectors/google/index.ts'),
 		])
-		const bytes = (name: string) => {
-			if (!env[name]) return undefined
-			const value = Number(env[name])
-			if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of bytes`)
-			return value
-		}
 		return gmail({
 			...googleEndpointsFromEnv(env),
 			pubsubTopic: env.GMAIL_PUBSUB_TOPIC,
 			pushAudience: env.GMAIL_PUSH_AUDIENCE,
 			pushServiceAccount: env.GMAIL_PUSH_SERVICE_ACCOUNT,
 			pushJwksUrl: env.GMAIL_PUSH_JWKS_URL,
-			maxMessageBytes: bytes('GMAIL_MAX_MESSAGE_BYTES'),
+			maxMessageBytes: numberFrom(env, 'GMAIL_MAX_MESSAGE_BYTES', { min: 1, whole: 'bytes' }),
 		})
 	},
 	'google-drive': async (env) => {
@@ -40,41 +48,33 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 	},
 	granola: async (env) => {
 		const { granola } = await import('../connectors/granola/index.ts')
-		const every = Number(env.GRANOLA_SYNC_EVERY_HOURS)
-		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: every > 0 ? every : null })
+		// 0, like unset: on demand only.
+		const syncEveryHours = numberFrom(env, 'GRANOLA_SYNC_EVERY_HOURS') || null
+		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours })
 	},
 	notion: async (env) => {
 		const { notion } = await import('../connectors/notion/index.ts')
-		const perSecond = env.NOTION_REQUESTS_PER_SECOND ? Number(env.NOTION_REQUESTS_PER_SECOND) : undefined
-		if (perSecond !== undefined && !(perSecond >= 0)) throw new Error('NOTION_REQUESTS_PER_SECOND must be a number')
 		return notion({
 			apiUrl: env.NOTION_API_URL,
-			requestsPerSecond: perSecond,
+			requestsPerSecond: numberFrom(env, 'NOTION_REQUESTS_PER_SECOND'),
 			webhookVerificationTokens: (env.NOTION_WEBHOOK_VERIFICATION_TOKEN ?? '').split(',').filter(Boolean),
 		})
 	},
 	onedrive: async (env) => {
 		const { onedrive } = await import('../connectors/onedrive/index.ts')
-		const maxUpload = Number(env.MEMORY_MAX_UPLOAD_BYTES)
 		return onedrive({
 			graphUrl: env.MICROSOFT_GRAPH_URL,
 			loginUrl: env.MICROSOFT_LOGIN_URL,
 			tenant: env.MICROSOFT_TENANT,
-			...(maxUpload > 0 ? { maxFileBytes: maxUpload } : {}),
+			maxFileBytes: numberFrom(env, 'MEMORY_MAX_UPLOAD_BYTES', { min: 1, whole: 'bytes' }),
 		})
 	},
 	'web-crawler': async (env) => {
 		const { webCrawler } = await import('../connectors/web-crawler/index.ts')
-		const number = (name: string) => {
-			if (!env[name]) return undefined
-			const value = Number(env[name])
-			if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more`)
-			return value
-		}
 		return webCrawler({
 			urlAllowlist: (env.MEMORY_URL_ALLOWLIST ?? '').split(/[\s,]+/).filter(Boolean),
-			delayMs: number('WEB_CRAWLER_DELAY_MS'),
-			recrawlEveryHours: number('WEB_CRAWLER_RECRAWL_HOURS'),
+			delayMs: numberFrom(env, 'WEB_CRAWLER_DELAY_MS'),
+			recrawlEveryHours: numberFrom(env, 'WEB_CRAWLER_RECRAWL_HOURS'),
 			userAgent: env.WEB_CRAWLER_USER_AGENT || undefined,
 		})
 	},

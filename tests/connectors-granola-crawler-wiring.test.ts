@@ -26,5 +26,11 @@ describe('built-in granola and web-crawler connectors', () => {
 		expect(connectorsFromEnv({ MEMORY_CONNECTORS: 'web-crawler', WEB_CRAWLER_DELAY_MS: 'fast' })).rejects.toThrow(
 			'WEB_CRAWLER_DELAY_MS must be a number',
 		)
+		// 0 (like unset) leaves Granola on demand only; a typo stops the start instead of being ignored.
+		const [onDemand] = await connectorsFromEnv({ MEMORY_CONNECTORS: 'granola', GRANOLA_SYNC_EVERY_HOURS: '0' })
+		expect(onDemand!.schedule).toEqual({ everyHours: null })
+		await expect(
+			connectorsFromEnv({ MEMORY_CONNECTORS: 'granola', GRANOLA_SYNC_EVERY_HOURS: 'daily' }),
+		).rejects.toThrow('GRANOLA_SYNC_EVERY_HOURS must be a number of 0 or more')
 	})
 })

@@ -73,20 +73,8 @@ export function driveWebhook(apiUrl: string | undefined, lifetimeMs: number): We
 		},
 		// The `sync` message only says the channel works; changes come as `change`.
 		wantsSync: (request) => request.headers.get('x-goog-resource-state') !== 'sync',
-		async subscribe(ctx, { url, secret }) {
-			try {
-				return [await watch(ctx, url, secret)]
-			} catch (error) {
-				if (statusOf(error) === 401) throw error
-				// Google watches only public HTTPS addresses: without one, the schedule and manual imports still sync.
-				ctx.logger.warn('Drive refused a changes channel; syncing on schedule only', {
-					connectionId: ctx.connectionId,
-					address: url,
-					error: String(error),
-				})
-				return []
-			}
-		},
+		// A refused channel (Google watches only public HTTPS addresses) is logged by core, which syncs on schedule.
+		subscribe: async (ctx, { url, secret }) => [await watch(ctx, url, secret)],
 		async renew(ctx, subscription, { secret }) {
 			const address = subscription.data?.address
 			if (!address) throw new Error('the channel has no address to renew it at')

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { ConnectorAuthError, type WebhookRequest, type WebhookSpec } from '../../core/index.ts'
+import type { WebhookRequest, WebhookSpec } from '../../core/index.ts'
 import { graphClient, guarded, statusOf } from './client.ts'
 import type { Endpoints, OnedriveSettings } from './options.ts'
 
@@ -55,28 +55,17 @@ export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSetti
 		},
 		async subscribe(ctx, { url, secret }) {
 			const client = await graphClient(endpoints, () => ctx.accessToken())
-			let created: { id: string; expirationDateTime?: string }
-			try {
-				created = await guarded(() =>
-					client.api('/subscriptions').post({
-						changeType: 'updated',
-						notificationUrl: url,
-						lifecycleNotificationUrl: url,
-						resource: 'me/drive/root',
-						expirationDateTime: expiry(),
-						clientState: secret,
-					}),
-				)
-			} catch (error) {
-				if (error instanceof ConnectorAuthError) throw error
-				// Graph reaches only public https addresses: without one, the schedule and manual imports still sync.
-				ctx.logger.warn('Graph refused the change subscription; syncing on schedule and on demand only', {
-					connectionId: ctx.connectionId,
+			// A refused subscription (Graph reaches only public https addresses) is logged by core, which syncs on schedule.
+			const created = (await guarded(() =>
+				client.api('/subscriptions').post({
+					changeType: 'updated',
 					notificationUrl: url,
-					error: (error as Error).message,
-				})
-				return []
-			}
+					lifecycleNotificationUrl: url,
+					resource: 'me/drive/root',
+					expirationDateTime: expiry(),
+					clientState: secret,
+				}),
+			)) as { id: string; expirationDateTime?: string }
 			return [{ externalId: created.id, routeKey: created.id, expiresAt: created.expirationDateTime ?? null }]
 		},
 		async renew(ctx, subscription) {

@@ -18,6 +18,8 @@ export interface ServiceSettings extends IngestSettings, MemorySettings, McpSett
 	keyCacheSeconds: number
 	/** Requests a minute per API key (token bucket); 0 turns rate limiting off. */
 	rateLimitPerMinute: number
+	/** How long a webhook-triggered connector sync waits for more notifications before it starts. */
+	webhookDebounceSeconds: number
 	logLevel: string
 }
 
@@ -44,6 +46,7 @@ export function settingsFromEnv(env: Env): ServiceSettings {
 		workerConcurrency: integer(env, 'MEMORY_WORKER_CONCURRENCY', 4, 1),
 		keyCacheSeconds: integer(env, 'MEMORY_KEY_CACHE_SECONDS', 10),
 		rateLimitPerMinute: integer(env, 'MEMORY_RATE_LIMIT_PER_MINUTE', 0),
+		webhookDebounceSeconds: integer(env, 'MEMORY_WEBHOOK_DEBOUNCE_SECONDS', 60),
 		logLevel: env.LOG_LEVEL || 'info',
 		...ingestSettingsFromEnv(env, integer),
 		...memorySettingsFromEnv(env, integer),

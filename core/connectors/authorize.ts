@@ -1,4 +1,4 @@
-import { badRequest, HttpError } from '../errors.ts'
+import { badRequest } from '../errors.ts'
 import { newId, randomBase62 } from '../ids.ts'
 import type { ConnectionRecord } from '../plugins/connection-storage.ts'
 import type { AnyConnector, OAuth2Auth } from '../plugins/connector.ts'
@@ -80,6 +80,8 @@ export async function completeAuthorization(
 	connector: AnyConnector,
 	query: { state?: string; code?: string; error?: string; error_description?: string },
 ): Promise<CallbackOutcome> {
+	const auth = connector.auth
+	if (auth.type !== 'oauth2') throw badRequest('this provider does not use OAuth')
 	if (!query.state) throw badRequest('the callback has no state parameter')
 	const state = openState(deps.secrets, query.state)
 	if (!state || state.provider !== connector.provider) throw badRequest('the state parameter is invalid')
@@ -87,8 +89,6 @@ export async function completeAuthorization(
 	const pending = await deps.storage.connections.consumeAuth(state.orgId, state.connectionId, state.nonce)
 	if (!pending) throw badRequest('the state was already used, or its connection is gone')
 	const connection = (await deps.storage.connections.byId(state.connectionId))!
-	const auth = connector.auth
-	if (auth.type !== 'oauth2') throw new HttpError(400, 'Invalid request parameters', 'this provider does not use OAuth')
 	const fail = async (error: string): Promise<CallbackOutcome> => {
 		await deps.storage.connections.update(connection.id, { status: 'error', error })
 		return { ok: false, error, connection: { ...connection, status: 'error', error } }

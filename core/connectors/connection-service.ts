@@ -1,11 +1,11 @@
 import type { Scope } from '../domain/types.ts'
 import { badRequest, HttpError, notFound } from '../errors.ts'
 import type { ConnectionRecord, SyncRunRecord } from '../plugins/connection-storage.ts'
-import type { AnyConnector } from '../plugins/connector.ts'
+import type { AnyConnector, SyncContext } from '../plugins/connector.ts'
 import { applicationFor, newConnectionId, pendingAuthorization } from './authorize.ts'
 import { syncContext } from './context.ts'
 import type { ConnectorDeps } from './deps.ts'
-import { activate, enqueueSync, resubscribe, teardown } from './lifecycle.ts'
+import { activate, enqueueSync, expire, isRevoked, resubscribe, teardown } from './lifecycle.ts'
 import { connectorFor } from './providers.ts'
 import { sealSecrets } from './secrets.ts'
 
@@ -49,11 +49,26 @@ export function createConnectionService(deps: ConnectorDeps) {
 		return { id: connection.id, provider: connection.provider }
 	}
 
-	function authorizedContext(connector: AnyConnector, connection: ConnectionRecord) {
+	/**
+	 * Runs `use` with the connection's context, as a request's work for it (resources, configure). A grant the
+	 * provider refuses expires the connection, as a sync would, and is answered with a 400 saying to authorize again.
+	 */
+	async function withAuthorized<T>(
+		connector: AnyConnector,
+		connection: ConnectionRecord,
+		use: (ctx: SyncContext) => Promise<T>,
+	): Promise<T> {
 		if (connection.status !== 'active') {
 			throw badRequest(`the connection is ${connection.status}: authorize it first (it has no usable token)`)
 		}
-		return syncContext(deps, connector, connection)
+		try {
+			return await use(syncContext(deps, connector, connection))
+		} catch (error) {
+			if (!isRevoked(error)) throw error
+			const reason = error instanceof Error ? error.message : String(error)
+			await expire(deps, connection, reason)
+			throw badRequest(`the provider refused the connection's authorization (${reason}): authorize it again`)
+		}
 	}
 
 	return {
@@ -187,34 +202,30 @@ export function createConnectionService(deps: ConnectorDeps) {
 		async resources(scope: Scope, id: string, query: { page: number; perPage: number; parentId: string | null }) {
 			const connection = await owned(scope, id)
 			const connector = connectorFor(deps, connection.provider)
-			if (!connector.resources) {
+			const spec = connector.resources
+			if (!spec) {
 				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to choose from`)
 			}
-			return connector.resources.list(authorizedContext(connector, connection), query)
+			return withAuthorized(connector, connection, (ctx) => spec.list(ctx, query))
 		},
 
 		async configure(scope: Scope, id: string, resources: Record<string, unknown>[], baseUrl: string) {
 			const connection = await owned(scope, id)
 			const connector = connectorFor(deps, connection.provider)
-			if (!connector.resources) {
+			const spec = connector.resources
+			if (!spec) {
 				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to configure`)
 			}
 			let settings: Record<string, unknown>
 			try {
-				settings = await connector.resources.configure(authorizedContext(connector, connection), resources)
+				settings = await withAuthorized(connector, connection, (ctx) => spec.configure(ctx, resources))
 			} catch (error) {
 				if (error instanceof HttpError) throw error
 				throw badRequest((error as Error).message)
 			}
 			await storage.connections.update(connection.id, { settings })
 			const configured = { ...connection, settings }
-			let webhooksRegistered = 0
-			try {
-				webhooksRegistered = await resubscribe(deps, connector, configured, baseUrl)
-			} catch (error) {
-				// Webhooks are an optimisation: without them the schedule and manual imports still sync.
-				deps.logger.warn('could not register webhooks', { connectionId: id, error: String(error) })
-			}
+			const webhooksRegistered = await resubscribe(deps, connector, configured, baseUrl)
 			await enqueueSync(deps, connection.id, 'manual')
 			return {
 				success: true,

@@ -1,6 +1,6 @@
 import { randomBase62 } from '../ids.ts'
 import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection-storage.ts'
-import type { AnyConnector } from '../plugins/connector.ts'
+import { type AnyConnector, ConnectorAuthError, type Subscription } from '../plugins/connector.ts'
 import { syncContext } from './context.ts'
 import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { revokeTokens } from './oauth.ts'
@@ -17,6 +17,19 @@ export async function enqueueSync(
 	delaySeconds = 0,
 ): Promise<void> {
 	await deps.queue.send<SyncJob>(SYNC_QUEUE, { connectionId, trigger }, { singletonKey: connectionId, delaySeconds })
+}
+
+/** The provider refused the connection's grant (a refused refresh, a 401): it needs authorizing again. */
+export const isRevoked = (error: unknown) =>
+	error instanceof ConnectorAuthError || (error as { status?: number } | null)?.status === 401
+
+/** A revoked grant: the connection is `expired`, with the reason, and not synced on schedule until authorized again. */
+export async function expire(deps: ConnectorDeps, connection: ConnectionRecord, reason: string): Promise<void> {
+	await deps.storage.connections.update(connection.id, {
+		status: 'expired',
+		error: `authorization expired or revoked: ${reason}`,
+	})
+	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
 }
 
 /** An authorized connection: its schedule, its push subscriptions and a first sync. */
@@ -42,7 +55,11 @@ export async function activate(
 	return registered
 }
 
-/** Replaces the connection's push subscriptions with ones for its current settings; returns how many it made. */
+/**
+ * Replaces the connection's push subscriptions with ones for its current settings; returns how many it made. A
+ * provider refusing them (no public HTTPS address, a revoked grant) is logged and makes none: webhooks are an
+ * optimisation, and the schedule and manual imports still sync (a revoked grant then expires the connection).
+ */
 export async function resubscribe(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
@@ -53,10 +70,19 @@ export async function resubscribe(
 	if (!webhook?.subscribe) return 0
 	await unsubscribeAll(deps, connector, connection)
 	const secret = randomBase62(40)
-	const subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), {
-		url: webhookUrl(baseUrl, connection.provider),
-		secret,
-	})
+	const url = webhookUrl(baseUrl, connection.provider)
+	let subscriptions: Subscription[]
+	try {
+		subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+	} catch (error) {
+		deps.logger.warn('the provider refused the webhook subscription; syncing on schedule and on demand only', {
+			connectionId: connection.id,
+			provider: connection.provider,
+			address: url,
+			error: String(error),
+		})
+		return 0
+	}
 	await deps.storage.connections.addSubscriptions(
 		connection,
 		subscriptions.map((subscription) => ({

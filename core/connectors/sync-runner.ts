@@ -1,10 +1,10 @@
 import type { HttpError } from '../errors.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import type { ConnectionRecord, SyncCounts, SyncErrorCode } from '../plugins/connection-storage.ts'
-import { ConnectorAuthError } from '../plugins/connector.ts'
 import { applyDelete, applyPresent } from './apply-event.ts'
 import { syncContext } from './context.ts'
-import { type ConnectorDeps, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import type { ConnectorDeps, SyncJob } from './deps.ts'
+import { expire, isRevoked } from './lifecycle.ts'
 import { upsertBatch } from './upsert-batch.ts'
 
 const refusal = (error: HttpError) => (error.details ? `${error.message}: ${error.details}` : error.message)
@@ -84,7 +84,7 @@ export async function runSync(deps: ConnectorDeps, job: SyncJob, attempt: JobAtt
 		await upserts.flush().catch((cause) => logger.warn('could not apply held upserts', { cause: String(cause) }))
 		await failRun(deps, connection, run.id, counts, error)
 		// A provider outage is retried by the queue (from the last checkpoint); a refused grant is not.
-		if (!(error instanceof ConnectorAuthError || statusOf(error) === 401) && !attempt.lastAttempt) throw error
+		if (!isRevoked(error) && !attempt.lastAttempt) throw error
 	}
 }
 
@@ -96,7 +96,7 @@ async function failRun(
 	error: unknown,
 ): Promise<void> {
 	const message = error instanceof Error ? error.message : String(error)
-	const revoked = error instanceof ConnectorAuthError || statusOf(error) === 401
+	const revoked = isRevoked(error)
 	await deps.storage.connections.updateRun(runId, {
 		status: 'failed',
 		error: message,
@@ -104,14 +104,7 @@ async function failRun(
 		counts,
 		finished: true,
 	})
-	if (revoked) {
-		// Until it is authorized again, the connection is not synced on schedule.
-		await deps.storage.connections.update(connection.id, {
-			status: 'expired',
-			error: `authorization expired or revoked: ${message}`,
-		})
-		await deps.queue.unschedule(SYNC_QUEUE, connection.id)
-	}
+	if (revoked) await expire(deps, connection, message)
 	deps.logger.warn('connector sync failed', {
 		connectionId: connection.id,
 		provider: connection.provider,

@@ -2,7 +2,7 @@ import { HttpError } from '../errors.ts'
 import type { WebhookRequest } from '../plugins/connector.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
-import { unknownProvider } from './providers.ts'
+import { connectorFor } from './providers.ts'
 
 const refused = (details: string) => new HttpError(401, 'Webhook refused', details)
 
@@ -15,8 +15,7 @@ export async function receiveWebhook(
 	provider: string,
 	request: WebhookRequest,
 ): Promise<Response | { accepted: number }> {
-	const connector = deps.connectors.get(provider)
-	if (!connector) throw unknownProvider(deps, provider)
+	const connector = connectorFor(deps, provider)
 	const webhook = connector.webhook
 	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
 	const handshake = webhook.handshake?.(request)

@@ -170,12 +170,18 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 			)
 			.get(
 				'/:connectionId/resources',
-				({ scope, params, query }) =>
-					connections.resources(scope, params.connectionId, {
+				async ({ scope, params, query }) => {
+					const page = await connections.resources(scope, params.connectionId, {
 						page: query.page ?? 1,
 						perPage: query.per_page ?? 30,
 						parentId: query.parent_id ?? null,
-					}),
+					})
+					// The contract's ResourcePage is camelCase; the published API names the count total_count.
+					return {
+						resources: page.resources,
+						...(page.totalCount !== undefined ? { total_count: page.totalCount } : {}),
+					}
+				},
 				{
 					query: ResourcesQuery,
 					response: { 200: ResourcesResponse, 501: ErrorResponse, ...errorResponses },
