@@ -341,7 +341,11 @@ describeEachDriver('OneDrive connector', (driver) => {
 
 		const removed = await emulator.lifecycle(first.id, 'subscriptionRemoved')
 		expect(removed.status).toBe(202)
-		await waitFor(async () => emulator.subscriptions('gil').length === 1 && (await storedRoute())[0] !== first.id)
+		// Until the service has stored the new subscription in the old one's place (and dropped the old one).
+		await waitFor(async () => {
+			const stored = await storedRoute()
+			return emulator.subscriptions('gil').length === 1 && stored.length === 1 && stored[0] !== first.id
+		})
 		const second = emulator.subscriptions('gil')[0]!
 		expect(await storedRoute()).toEqual([second.id])
 		expect((await emulator.notify(second.id)).status).toBe(202)
