@@ -9,8 +9,9 @@ describePostgres('Connector token refresh across processes (PostgreSQL)', () => 
 	let a: TestService
 	let b: TestService
 	beforeAll(async () => {
-		// Tokens live 30 s, under the 60 s refresh margin: every use refreshes. A refresh takes 200 ms, so two overlap.
-		emulator = startGithubEmulator({ tokenLifetimeSeconds: 30, refreshDelayMs: 200 })
+		// Tokens live 30 s, under the 60 s refresh margin: every use refreshes. A refresh takes 200 ms, so two overlap,
+		// and an API call takes 300 ms, so one service's call meets a token the other service's refresh has revoked.
+		emulator = startGithubEmulator({ tokenLifetimeSeconds: 30, refreshDelayMs: 200, apiDelayMs: 300 })
 		emulator.createRepo('octo/shared', { 'README.md': '# Shared' })
 		const options = {
 			env: {
@@ -48,6 +49,8 @@ describePostgres('Connector token refresh across processes (PostgreSQL)', () => 
 		)
 		expect(listings.map((listing) => listing.status)).toEqual([200, 200, 200, 200, 200, 200])
 		expect(emulator.log).not.toContain('POST refresh refused')
+		// A call made with a token the other service rotated away was retried with the current one.
+		expect(emulator.log).toContain('GET refused')
 		// Each service shares one refresh among its own callers; the two services refreshed one after the other.
 		expect(emulator.log.filter((line) => line === 'POST refresh').length - before).toBeGreaterThanOrEqual(2)
 		const connection = (await b.json('GET', `/v3/connections/${id}`)).body

@@ -51,7 +51,7 @@ export function github(options: GithubOptions = {}) {
 				if (!response.ok && response.status !== 404) throw new Error(`GitHub answered ${response.status}`)
 			},
 			async identity(tokens) {
-				const octokit = await octokitFor(apiUrl, async () => tokens.accessToken)
+				const octokit = await octokitFor(apiUrl, { accessToken: async () => tokens.accessToken })
 				const { data } = await octokit.users.getAuthenticated()
 				return { email: data.email ?? data.login ?? null }
 			},

@@ -8,7 +8,7 @@ export async function listRepositories(
 	ctx: SyncContext<GithubSettings>,
 	query: { page: number; perPage: number },
 ): Promise<ResourcePage> {
-	const octokit = await octokitFor(apiUrl, () => ctx.accessToken())
+	const octokit = await octokitFor(apiUrl, ctx)
 	const { data } = await octokit.repos.listForAuthenticatedUser({
 		page: query.page,
 		per_page: query.perPage,

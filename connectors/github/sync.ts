@@ -20,7 +20,7 @@ export async function* syncGithub(
 	cursor: GithubCursor | null,
 	options: SyncOptions,
 ): AsyncGenerator<Event> {
-	const octokit = await octokitFor(options.apiUrl, () => ctx.accessToken())
+	const octokit = await octokitFor(options.apiUrl, ctx)
 	const next: GithubCursor = { ...(cursor ?? {}) }
 	for (const repository of ctx.settings.repositories) {
 		const run: RepoSync = { ...options, octokit, repository, ctx }

@@ -39,7 +39,7 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 			}
 		},
 		async subscribe(ctx, { url, secret }) {
-			const octokit = await octokitFor(apiUrl, () => ctx.accessToken())
+			const octokit = await octokitFor(apiUrl, ctx)
 			const subscriptions = []
 			for (const repository of ctx.settings.repositories) {
 				const { data } = await octokit.repos.createWebhook({
@@ -59,7 +59,7 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 			return subscriptions
 		},
 		async unsubscribe(ctx, subscription) {
-			const octokit = await octokitFor(apiUrl, () => ctx.accessToken())
+			const octokit = await octokitFor(apiUrl, ctx)
 			try {
 				await octokit.repos.deleteWebhook({
 					...splitName(subscription.data?.repository ?? ''),

@@ -33,6 +33,8 @@ export interface GithubEmulatorOptions {
 	blobDelayMs?: number
 	/** Milliseconds a token refresh takes (to let two refreshes overlap). */
 	refreshDelayMs?: number
+	/** Milliseconds an API call waits before its token is checked (a slow network: the token may be rotated meanwhile). */
+	apiDelayMs?: number
 }
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
@@ -146,8 +148,12 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			log.push('DELETE token')
 			return new Response(null, { status: 204 })
 		}
+		if (options.apiDelayMs) await Bun.sleep(options.apiDelayMs)
 		const grant = grantOf(request)
-		if (!grant) return json({ message: 'Bad credentials' }, 401)
+		if (!grant) {
+			log.push(`${method} refused`)
+			return json({ message: 'Bad credentials' }, 401)
+		}
 		log.push(`${method} /${parts.join('/')}${url.search}`)
 		if (parts[0] === 'user' && parts.length === 1) {
 			return json({ login: grant.login, id: 1, email: `${grant.login}@example.com` })
@@ -195,8 +201,10 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			const content = blobs.get(rest[2] ?? '')
 			if (content === undefined) return notFound()
 			if (revokeAfter?.repo === repo.fullName && revokeAfter.reads-- <= 0) {
+				// The user revoked the app: its refresh token goes with the access token.
 				revokeAfter = null
 				grant.revoked = true
+				if (grant.refreshToken) refreshTokens.delete(grant.refreshToken)
 				return json({ message: 'Bad credentials' }, 401)
 			}
 			if (options.blobDelayMs) await Bun.sleep(options.blobDelayMs)
