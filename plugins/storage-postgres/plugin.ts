@@ -1,4 +1,4 @@
-import { PLUGIN_API_VERSION, StartupError, type StoragePlugin } from '../../core/index.ts'
+import { type Logger, PLUGIN_API_VERSION, StartupError, type StoragePlugin } from '../../core/index.ts'
 import type { Db, Driver } from './db.ts'
 import { migrate, storesOver } from './queries/index.ts'
 import { PlannerStatistics } from './queries/statistics.ts'
@@ -50,7 +50,7 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 
 		async init(ctx) {
 			try {
-				driver ??= await openDriver(options)
+				driver ??= await openDriver(options, ctx.logger)
 				await migrate(driver.db, ctx.vectorSpace, ctx.logger)
 				if (driver.autovacuum) await statistics.track()
 				else await statistics.resume()
@@ -70,11 +70,11 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 }
 
 /** Drivers load lazily, so the server store never loads PGlite's WebAssembly and the embedded one never loads postgres.js. */
-async function openDriver(options: StoragePostgresOptions): Promise<Driver> {
+async function openDriver(options: StoragePostgresOptions, logger: Logger): Promise<Driver> {
 	if (options.databaseUrl) {
 		const { openPostgres } = await import('./drivers/postgres.ts')
 		return openPostgres(options.databaseUrl)
 	}
 	const { openPglite } = await import('./drivers/pglite.ts')
-	return openPglite(options.dataDir ?? DEFAULT_DATA_DIR, options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS)
+	return openPglite(options.dataDir ?? DEFAULT_DATA_DIR, options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS, { logger })
 }

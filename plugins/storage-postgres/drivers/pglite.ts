@@ -1,20 +1,40 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
+import type { Logger } from '../../../core/index.ts'
 import type { Db, Driver } from '../db.ts'
+import { isNewStore, loadTemplate, PGLITE_TEMPLATE_DIR } from './pglite-template.ts'
+
+export interface PgliteOptions {
+	/** Where a new store's template lives (a directory as `bun run pglite-template` writes it). */
+	templateDir?: string
+	/** Told why a new store is created by initdb rather than from the template. */
+	logger?: Pick<Logger, 'warn'>
+}
 
 /**
  * The embedded store: PGlite with pgvector, persisted in `dataDir` (`memory://` keeps it in memory), with a buffer
- * cache of `sharedBuffers` (PostgreSQL units, e.g. `64MB`).
+ * cache of `sharedBuffers` (PostgreSQL units, e.g. `64MB`). A new store starts from the template when it matches the
+ * installed PGlite; otherwise, or for an existing store, PGlite opens or creates the directory itself.
  */
-export async function openPglite(dataDir: string, sharedBuffers?: string): Promise<Driver> {
+export async function openPglite(
+	dataDir: string,
+	sharedBuffers?: string,
+	options: PgliteOptions = {},
+): Promise<Driver> {
 	if (sharedBuffers !== undefined && !/^\d+(kB|MB|GB)$/.test(sharedBuffers)) {
 		throw new Error(`shared buffers must be a size such as 64MB, not "${sharedBuffers}"`)
+	}
+	const template = isNewStore(dataDir) ? loadTemplate(options.templateDir ?? PGLITE_TEMPLATE_DIR) : null
+	if (template && 'unusable' in template) {
+		const logger = options.logger ?? console
+		logger.warn(`PGlite template not used, creating the store with initdb: ${template.unusable}`)
 	}
 	// A path (not a `memory://`-style URL) may name directories that do not exist yet.
 	if (!/^[a-z]+:\/\//.test(dataDir)) mkdirSync(dataDir, { recursive: true })
 	const pg = await PGlite.create({
 		dataDir,
+		...(template && 'data' in template ? { loadDataDir: template.data } : {}),
 		extensions: { vector },
 		...(sharedBuffers ? { postgresqlconf: `shared_buffers = ${sharedBuffers}` } : {}),
 	})
