@@ -84,8 +84,8 @@ function asTranscript(preamble: string[], turns: RawTurn[]): Transcript {
 }
 
 /**
- * parseTranscript's decision, made a piece at a time on a text too long to split into lines at once. A line longer
- * than a piece counts as several.
+ * parseTranscript's decision, made a piece at a time on a text too long to split into lines at once. A piece that
+ * does not end with a line break ends inside a line, which the next piece goes on with.
  */
 export class TranscriptTally {
 	private turns = 0
@@ -94,11 +94,18 @@ export class TranscriptTally {
 	private readonly speakers = new Set<string>()
 	/** Of the first three turns (the two-message rule needs two): how many words, up to 4, and the last line. */
 	private readonly firstTurns: { speaker: string; words: number; lastLine: string }[] = []
+	private insideLine = false
+	private lineHasText = false
 
 	add(piece: string): void {
-		for (const line of piece.split('\n')) {
-			if (line.trim() !== '') this.nonEmpty++
-			const speakerLine = parseSpeakerLine(line)
+		piece.split('\n').forEach((line, i) => {
+			const continued = i === 0 && this.insideLine
+			if (!continued) this.lineHasText = false
+			if (!this.lineHasText && line.trim() !== '') {
+				this.nonEmpty++
+				this.lineHasText = true
+			}
+			const speakerLine = continued ? null : parseSpeakerLine(line)
 			if (speakerLine) {
 				const key = speakerLine.speaker.toLowerCase()
 				if (ROLES.includes(key) || this.speakers.has(key)) this.conversation = true
@@ -106,7 +113,8 @@ export class TranscriptTally {
 				if (++this.turns <= 3) this.firstTurns.push({ speaker: key, words: 0, lastLine: '' })
 			}
 			if (this.turns > 0 && this.turns <= 3) this.said(speakerLine ? speakerLine.text : line)
-		}
+		})
+		this.insideLine = piece !== '' && !piece.endsWith('\n')
 	}
 
 	isTranscript(): boolean {
