@@ -98,7 +98,7 @@ describeEachDriver('pipeline retries', (driver) => {
 		const { scope, document } = await storedWithoutJob(t, 'upgrade')
 		const text = SHORT_TEXT
 		// What the previous pipeline left: text extracted, chunks staged without vectors, stopped before embedding.
-		await storage.documents.setExtracted(document.id, { text, title: null, type: 'text' })
+		await storage.documents.setExtracted(document.id, document.contentHash, { text, title: null, type: 'text' })
 		const chunks = chunkText(text)
 		await storage.chunks.stage(
 			document.id,

@@ -66,7 +66,7 @@ async function writeDocument(
 		url: null,
 		source: 'text',
 	})
-	await storage.documents.setExtracted(document.id, { text: content, title: null, type: 'text' })
+	await storage.documents.setExtracted(document.id, document.contentHash, { text: content, title: null, type: 'text' })
 	const vectors = await embedder.embed(
 		pieces.map((piece) => piece.content),
 		'document',

@@ -141,6 +141,16 @@ export function createDocumentService(deps: {
 			return result
 		},
 
+		/** The document's text to read: what extraction read from it, or what was sent while it is not extracted. */
+		async text(document: DocumentRecord): Promise<string> {
+			return (await storage.documents.text(document.id)) ?? document.content
+		},
+
+		/** The content the API shows: what was sent, or for an upload the text read from its file (null until then). */
+		async shownContent(document: DocumentRecord): Promise<string | null> {
+			return document.file ? storage.documents.text(document.id) : document.content
+		},
+
 		list(scope: Scope, query: ListDocumentsQuery) {
 			return storage.documents.list(scope, query)
 		},

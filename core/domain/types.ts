@@ -84,8 +84,6 @@ export interface DocumentRecord {
 	connectionId: string | null
 	/** What the user sent: text, a URL, or serialised structured content. */
 	content: string
-	/** Text produced by the extracting stage; null until then. */
-	text: string | null
 	contentHash: string
 	title: string | null
 	summary: string | null

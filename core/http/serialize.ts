@@ -23,12 +23,11 @@ export function documentSummary(document: DocumentRecord) {
 }
 
 /** GET /v3/documents/{id}: every key the published client requires, plus the pipeline's stage record. */
-export function documentDetail(document: DocumentRecord) {
+export function documentDetail(document: DocumentRecord, content: string | null) {
 	return {
 		...documentSummary(document),
 		containerTag: document.containerTag,
-		// An upload's content is its file: show the text read from it.
-		content: document.file ? document.text : document.content,
+		content,
 		raw: null,
 		source: document.source,
 		ogImage: null,

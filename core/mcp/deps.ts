@@ -9,7 +9,7 @@ import type { UsageMeter } from '../usage/meter.ts'
 
 /** Exactly the services the MCP tools, resources and prompt call; the same objects the REST routes use. */
 export interface McpDeps {
-	documents: Pick<DocumentService, 'add' | 'get' | 'list'>
+	documents: Pick<DocumentService, 'add' | 'get' | 'list' | 'text'>
 	memories: Pick<MemoryService, 'list' | 'forget' | 'forgetMatching'>
 	memorySearch: MemorySearch
 	profiles: ProfileService

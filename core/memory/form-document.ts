@@ -232,7 +232,7 @@ async function readDocument(
 		const marked = await storage.memories.markDreamed(document.id, document.contentHash, stage)
 		return marked ? { kind: 'skipped' } : { kind: 'stale' }
 	}
-	const text = document.text ?? document.content
+	const text = (await storage.documents.text(document.id)) ?? document.content
 	const conversation = conversationOf(document, text)
 	const turns = conversation?.turns ?? null
 	const known = state.extractedTurns

@@ -68,7 +68,7 @@ interface RunState {
 type StageRunner = (document: DocumentRecord, deps: PipelineDeps, run: RunState) => Promise<void>
 
 async function textOf(document: DocumentRecord, storage: Storage, run: RunState): Promise<string> {
-	run.text ??= (await storage.documents.byId(document.id))?.text ?? ''
+	run.text ??= (await storage.documents.text(document.id)) ?? ''
 	return run.text
 }
 
@@ -93,7 +93,7 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 	async extracting(document, { storage, extraction }, run) {
 		const extracted = await extractText(document, extraction && { ...extraction, limits: run.limits })
 		run.limits.signal?.throwIfAborted()
-		run.text = await storage.documents.setExtracted(document.id, extracted)
+		run.text = await storage.documents.setExtracted(document.id, document.contentHash, extracted)
 	},
 	async chunking(document, { storage }, run) {
 		if ((await chunksOf(document, storage, run)).length === 0) {

@@ -178,8 +178,20 @@ export interface DocumentStore {
 	 * since a newer job owns the document.
 	 */
 	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
-	/** Stores the extracted text, title and type; returns the text as stored (storage may normalise it). */
-	setExtracted(id: string, extracted: { text: string; title: string | null; type: DocumentType }): Promise<string>
+	/**
+	 * Stores the text extracted from the content `contentHash` names, with its title and type, unless the document's
+	 * content changed meanwhile; returns the text as stored (storage may normalise it).
+	 */
+	setExtracted(
+		id: string,
+		contentHash: string,
+		extracted: { text: string; title: string | null; type: DocumentType },
+	): Promise<string>
+	/**
+	 * The text extracted from the document's current content; null until it is extracted. Kept apart from the record
+	 * (which lists and searches read in numbers) since it may be tens of megabytes.
+	 */
+	text(id: string): Promise<string | null>
 	/** Documents left unfinished (not done, not failed), for re-enqueueing after a crash. */
 	unfinished(limit: number): Promise<{ id: string; orgId: string }[]>
 }

@@ -223,10 +223,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 					status: 'queued',
 					dreamingStatus: 'dreaming',
 					stages: [],
-					text: null,
 					summary: null,
 					error: null,
 				})
+				expect(result.document).not.toHaveProperty('text')
+				expect(await storage.documents.text(result.document.id)).toBeNull()
 				expect(result.document.id).toMatch(/^[0-9A-Za-z]{22}$/)
 				expect(await storage.documents.get(scope, result.document.id)).toEqual(result.document)
 			})
@@ -243,7 +244,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const scope = await newScope()
 				const original = await add(scope, { customId: 'same', metadata: { v: 1 } })
 				await index(original.id, [{ content: 'kept chunk', vector: vec(1) }])
-				await storage.documents.setExtracted(original.id, { text: 'kept chunk', title: 'Found title', type: 'text' })
+				await storage.documents.setExtracted(original.id, original.contentHash, {
+					text: 'kept chunk',
+					title: 'Found title',
+					type: 'text',
+				})
 				await storage.documents.setProgress(original.id, {
 					contentHash: original.contentHash,
 					status: 'done',
@@ -258,11 +263,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(again.document).toMatchObject({
 					id: original.id,
 					status: 'done',
-					text: 'kept chunk',
 					title: 'Found title',
 					metadata: { v: 2 },
 					filepath: '/moved.md',
 				})
+				expect(await storage.documents.text(original.id)).toBe('kept chunk')
 				expect(again.document.updatedAt.getTime()).toBeGreaterThanOrEqual(original.updatedAt.getTime())
 				expect((await storage.chunks.list(scope, original.id)).map((chunk) => chunk.content)).toEqual(['kept chunk'])
 			})
@@ -271,7 +276,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				const scope = await newScope()
 				const original = await add(scope, { customId: 'changing', content: 'old words', contentHash: 'old' })
 				await index(original.id, [{ content: 'old words', vector: vec(1) }])
-				await storage.documents.setExtracted(original.id, { text: 'old words', title: null, type: 'text' })
+				await storage.documents.setExtracted(original.id, original.contentHash, {
+					text: 'old words',
+					title: null,
+					type: 'text',
+				})
 				await storage.documents.setProgress(original.id, {
 					contentHash: original.contentHash,
 					status: 'done',
@@ -291,9 +300,10 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 					status: 'queued',
 					stages: [],
 					error: null,
-					text: null,
 					dreamingStatus: 'dreaming',
 				})
+				// The old content's text is no longer the document's.
+				expect(await storage.documents.text(original.id)).toBeNull()
 				const searchable = async () =>
 					(await storage.search.chunksByText(scope, query({ terms: ['old', 'new'] }))).map((hit) => hit.chunkId)
 				const [oldChunk] = await storage.chunks.list(scope, original.id)
@@ -1036,13 +1046,44 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 		describe('pipeline side', () => {
 			it('returns the extracted text as it stored it', async () => {
 				const document = await add(await newScope())
-				const stored = await storage.documents.setExtracted(document.id, {
+				const stored = await storage.documents.setExtracted(document.id, document.contentHash, {
 					text: 'nul\u0000 dropped',
 					title: null,
 					type: 'text',
 				})
 				expect(stored).toBe('nul dropped')
-				expect((await storage.documents.byId(document.id))?.text).toBe(stored)
+				expect(await storage.documents.text(document.id)).toBe(stored)
+			})
+
+			it('keeps a long text whole, replaces it when extracted again, and ignores a stale extraction', async () => {
+				const document = await add(await newScope())
+				// Over a megabyte, with characters outside the BMP (surrogate pairs) throughout: stored in many parts.
+				const long = Array.from({ length: 60_000 }, (_, i) => `line ${i} 🦉 ünïcødé\n`).join('')
+				expect(long.length).toBeGreaterThan(1_200_000)
+				expect(
+					await storage.documents.setExtracted(document.id, document.contentHash, {
+						text: long,
+						title: null,
+						type: 'text',
+					}),
+				).toBe(long)
+				expect(await storage.documents.text(document.id)).toBe(long)
+				await storage.documents.setExtracted(document.id, document.contentHash, {
+					text: 'short',
+					title: null,
+					type: 'text',
+				})
+				expect(await storage.documents.text(document.id)).toBe('short')
+				await storage.documents.setExtracted(document.id, 'an-older-content-hash', {
+					text: 'stale',
+					title: 'Stale title',
+					type: 'pdf',
+				})
+				expect(await storage.documents.text(document.id)).toBe('short')
+				expect(await storage.documents.byId(document.id)).toMatchObject({ title: null, type: 'text' })
+				await storage.documents.setExtracted(document.id, document.contentHash, { text: '', title: null, type: 'text' })
+				expect(await storage.documents.text(document.id)).toBe('')
+				expect(await storage.documents.text('unknown')).toBeNull()
 			})
 
 			it('records progress, extracted text and reports unfinished documents', async () => {
@@ -1067,7 +1108,7 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 					status: 'chunking',
 					stages,
 				})
-				await storage.documents.setExtracted(document.id, {
+				await storage.documents.setExtracted(document.id, document.contentHash, {
 					text: 'plain text',
 					title: 'Extracted title',
 					type: 'webpage',
@@ -1076,10 +1117,10 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 					status: 'chunking',
 					stages,
 					error: 'first try failed',
-					text: 'plain text',
 					title: 'Given title',
 					type: 'webpage',
 				})
+				expect(await storage.documents.text(document.id)).toBe('plain text')
 				expect(await storage.documents.byId('unknown')).toBeNull()
 
 				const unfinished = await storage.documents.unfinished(10_000)
@@ -1116,7 +1157,11 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 			it('keeps the extracted title when the document has none', async () => {
 				const scope = await newScope()
 				const document = await add(scope)
-				await storage.documents.setExtracted(document.id, { text: 'text', title: 'Extracted title', type: 'pdf' })
+				await storage.documents.setExtracted(document.id, document.contentHash, {
+					text: 'text',
+					title: 'Extracted title',
+					type: 'pdf',
+				})
 				expect(await storage.documents.byId(document.id)).toMatchObject({ title: 'Extracted title', type: 'pdf' })
 			})
 		})

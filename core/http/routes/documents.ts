@@ -23,9 +23,16 @@ import { chunkOut, documentDetail, documentSummary } from '../serialize.ts'
 import { memoryOfDocument } from '../serialize-memory.ts'
 
 /** The document with the memories formed from it (the key is left out until there are some). */
-async function withMemories(document: DocumentRecord, scope: Scope, memories: RouteDeps['memories']) {
+async function withMemories(
+	document: DocumentRecord,
+	scope: Scope,
+	{ documents, memories }: Pick<RouteDeps, 'documents' | 'memories'>,
+) {
 	const formed = await memories.ofDocument(scope, document.id)
-	return { ...documentDetail(document), ...(formed.length > 0 ? { memories: formed.map(memoryOfDocument) } : {}) }
+	return {
+		...documentDetail(document, await documents.shownContent(document)),
+		...(formed.length > 0 ? { memories: formed.map(memoryOfDocument) } : {}),
+	}
 }
 
 const MAX_PAGE_SIZE = 1100
@@ -164,7 +171,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.get(
 			'/:id',
 			async ({ params, scope, principal }) =>
-				withMemories(await visibleDocument(documents, principal, scope, params.id), scope, memories),
+				withMemories(await visibleDocument(documents, principal, scope, params.id), scope, { documents, memories }),
 			{
 				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),
 				response: { 200: DocumentDetail, ...errorResponses },

@@ -8,7 +8,7 @@ import { DocumentSearchBody, DocumentSearchResponse } from '../schemas/search.ts
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000
 
-export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
+export function searchRoutes({ verify, documentSearch, documents, usage }: RouteDeps) {
 	return new Elysia().use(bearerAuth(verify)).post(
 		'/v3/search',
 		async ({ body, scope, principal }) => {
@@ -29,7 +29,10 @@ export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
 				docId: body.docId,
 				filepath: body.filepath,
 			})
-			const results = hits.map(({ document, score, chunks }) => ({
+			const fullDocs = body.includeFullDocs
+				? await Promise.all(hits.map(({ document }) => documents.text(document)))
+				: null
+			const results = hits.map(({ document, score, chunks }, i) => ({
 				documentId: document.id,
 				title: document.title,
 				type: document.type,
@@ -44,7 +47,7 @@ export function searchRoutes({ verify, documentSearch, usage }: RouteDeps) {
 					position: chunk.position,
 				})),
 				...(body.includeSummary ? { summary: document.summary } : {}),
-				...(body.includeFullDocs ? { content: document.text ?? document.content } : {}),
+				...(fullDocs ? { content: fullDocs[i] } : {}),
 			}))
 			return { results, timing: Math.round(performance.now() - started), total: results.length }
 		},

@@ -33,7 +33,7 @@ export function summaryOf(document: DocumentRecord): z.infer<typeof documentSumm
 
 /** One line of a document list for the model. */
 export function documentLine(document: DocumentRecord): string {
-	const title = document.title ?? (document.text ?? document.content).slice(0, 60).replace(/\s+/g, ' ')
+	const title = document.title ?? document.content.slice(0, 60).replace(/\s+/g, ' ')
 	const failed = document.status === 'failed' && document.error ? ` (${document.error})` : ''
 	return `- ${document.id} · ${document.type} · ${document.status}${failed} · ${title}`
 }

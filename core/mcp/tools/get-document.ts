@@ -35,7 +35,7 @@ export function register({ server, deps, caller }: McpContext) {
 			guarded(deps, 'getDocument', async () => {
 				const document = await deps.documents.get(caller.scope, args.documentId)
 				if (!mayUse(caller, document.containerTag)) throw notFound('Document')
-				const full = document.text ?? document.content
+				const full = await deps.documents.text(document)
 				const content = full.slice(0, MAX_CONTENT_CHARS)
 				const contentTruncated = full.length > content.length
 				const failed = document.status === 'failed' ? `\nError: ${document.error ?? 'unknown'}` : ''

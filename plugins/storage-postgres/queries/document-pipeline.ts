@@ -1,8 +1,8 @@
-import type { DocumentType, ProgressUpdate } from '../../../core/index.ts'
+import type { ProgressUpdate } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { chronological, touch } from './document-order.ts'
-import { Params, textParam } from './params.ts'
+import { Params } from './params.ts'
 
 /** Writes of the worker, by document id: the worker got the id from a job that was scoped when it was enqueued. */
 export async function setProgress(db: Db, id: string, update: ProgressUpdate): Promise<boolean> {
@@ -17,22 +17,6 @@ export async function setProgress(db: Db, id: string, update: ProgressUpdate): P
 		params.values,
 	)
 	return rows.length > 0
-}
-
-/** A title the user gave wins over the extracted one. */
-export async function setExtracted(
-	db: Db,
-	id: string,
-	extracted: { text: string; title: string | null; type: DocumentType },
-): Promise<string> {
-	const text = textParam(extracted.text)
-	await db.query(
-		`UPDATE documents SET text = $2, title = coalesce(title, $3), type = $4,
-			updated_at = now(), updated_seq = nextval('document_changes')
-		WHERE id = $1`,
-		[id, text, extracted.title, extracted.type],
-	)
-	return text
 }
 
 export async function unfinishedDocuments(db: Db, limit: number): Promise<{ id: string; orgId: string }[]> {

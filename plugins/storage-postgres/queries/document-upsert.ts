@@ -123,13 +123,15 @@ export function setFile(set: Assignments, file: StoredFile | null): Assignments 
 	return set.value('file_key', key).value('file_name', name).value('file_mime_type', mimeType).value('file_size', size)
 }
 
-/** Everything the pipeline derived from the previous content is cleared; its chunks are replaced on publish. */
+/**
+ * Everything the pipeline derived from the previous content is cleared; its chunks are replaced on publish, and its
+ * text parts, kept under the previous content hash, are no longer read.
+ */
 export function resetProcessing(set: Assignments): Assignments {
 	return set
 		.raw('status', "'queued'")
 		.raw('stages', "'[]'::jsonb")
 		.raw('error', 'NULL')
-		.raw('text', 'NULL')
 		.raw('summary', 'NULL')
 		.raw('dreaming_status', "'dreaming'")
 }

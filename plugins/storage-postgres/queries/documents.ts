@@ -3,7 +3,8 @@ import type { Db } from '../db.ts'
 import { deleteDocument, deleteDocuments } from './document-delete.ts'
 import { listDocuments, processingDocuments } from './document-list.ts'
 import { documentById, getDocument, getDocuments } from './document-lookup.ts'
-import { setExtracted, setProgress, unfinishedDocuments } from './document-pipeline.ts'
+import { setProgress, unfinishedDocuments } from './document-pipeline.ts'
+import { documentText, setExtracted } from './document-text.ts'
 import { updateDocument } from './document-update.ts'
 import { upsertDocument } from './document-upsert.ts'
 
@@ -19,7 +20,8 @@ export function documentStore(db: () => Db): DocumentStore {
 		processing: (scope) => processingDocuments(db(), scope),
 		byId: (id) => documentById(db(), id),
 		setProgress: (id, update) => setProgress(db(), id, update),
-		setExtracted: (id, extracted) => setExtracted(db(), id, extracted),
+		setExtracted: (id, contentHash, extracted) => setExtracted(db(), id, contentHash, extracted),
+		text: (id) => documentText(db(), id),
 		unfinished: (limit) => unfinishedDocuments(db(), limit),
 	}
 }

@@ -123,9 +123,9 @@ async function createSourceDocument(
 	document: NonNullable<FormationPlan['createDocument']>,
 ): Promise<void> {
 	await tx.query(
-		`INSERT INTO documents (id, org_id, container_tag, content, text, content_hash, title, source, type, task_type,
+		`INSERT INTO documents (id, org_id, container_tag, content, content_hash, title, source, type, task_type,
 			dreaming, metadata, status, dreaming_status, memories_hash, memories_formed_at)
-		VALUES ($1, $2, $3, $4, $4, $5, $6, 'memories', 'text', 'memory', 'instant', $7::jsonb, 'done', 'done', $5, now())`,
+		VALUES ($1, $2, $3, $4, $5, $6, 'memories', 'text', 'memory', 'instant', $7::jsonb, 'done', 'done', $5, now())`,
 		[
 			document.id,
 			scope.orgId,

@@ -39,7 +39,6 @@ export interface DocumentRow {
 	custom_id: string | null
 	connection_id: string | null
 	content: string
-	text: string | null
 	content_hash: string
 	title: string | null
 	summary: string | null
@@ -107,7 +106,6 @@ export function toDocument(row: DocumentRow): DocumentRecord {
 		customId: row.custom_id,
 		connectionId: row.connection_id,
 		content: row.content,
-		text: row.text,
 		contentHash: row.content_hash,
 		title: row.title,
 		summary: row.summary,

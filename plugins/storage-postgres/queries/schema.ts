@@ -3,6 +3,7 @@ import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
+import { DOCUMENT_TEXTS_MIGRATION } from './schema-document-texts.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
@@ -112,6 +113,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	KEY_SCOPES_MIGRATION,
 	CHUNK_GENERATIONS_MIGRATION,
 	DOCUMENT_LINES_MIGRATION,
+	DOCUMENT_TEXTS_MIGRATION,
 ])
 
 function inVersionOrder(migrations: Migration[]): Migration[] {
