@@ -3,7 +3,10 @@
  * input in a fresh `bun` process: plain text of 12-word lines (what `hostile-inputs.ts` uploads), markdown with a
  * heading every ~50 lines, and a chat transcript. `--root DIR` measures another checkout's chunker.
  *
- *   bun bench/chunking.ts [--root ../main] [--mb 50] [--only plain,markdown,transcript]
+ *   bun bench/chunking.ts [--root ../main] [--mb 50] [--quick] [--only plain,markdown,transcript] [--piece-m 2]
+ *
+ * Prints a Markdown table; `peak growth` is the peak resident memory (VmHWM, reset once the text is built) over the
+ * resident memory before chunking.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,7 +17,7 @@ const option = (name: string, fallback: string) => {
 	return at >= 0 ? args[at + 1]! : fallback
 }
 const root = option('root', join(import.meta.dir, '..'))
-const megabytes = Number(option('mb', '50'))
+const megabytes = Number(option('mb', args.includes('--quick') ? '10' : '50'))
 const kinds = option('only', 'plain,markdown,transcript').split(',')
 /** Piece length in millions of characters (this checkout's chunker only; default its PIECE_CHARS). */
 const pieceMillions = option('piece-m', '')
@@ -70,9 +73,19 @@ const peakRss = () => Math.round(Number(/VmHWM:\s+(\d+)/.exec(status())?.[1]) / 
 
 if (args[0] === '--child') await child(args[1]!)
 else {
-	console.log(JSON.stringify({ root, date: new Date().toISOString() }))
+	console.log(`Chunking ${megabytes} MB, ${root}, ${new Date().toISOString()}\n`)
+	console.log('| text | chunks | seconds | RSS before MB | peak RSS MB | peak growth MB |')
+	console.log('| --- | ---: | ---: | ---: | ---: | ---: |')
 	for (const kind of kinds) {
-		const proc = Bun.spawn([process.execPath, import.meta.path, '--child', kind, ...args], { stdout: 'inherit' })
-		await proc.exited
+		const proc = Bun.spawn([process.execPath, import.meta.path, '--child', kind, ...args], { stdout: 'pipe' })
+		const out = (await new Response(proc.stdout).text()).trim()
+		if ((await proc.exited) !== 0 || !out.startsWith('{')) {
+			console.log(`| ${kind} | failed: ${out.split('\n').at(-1)?.slice(0, 100)} | | | | |`)
+			continue
+		}
+		const row = JSON.parse(out.split('\n').at(-1)!)
+		console.log(
+			`| ${kind} | ${row.chunks} | ${row.seconds} | ${row.rssBeforeMb} | ${row.peakRssMb} | ${row.peakGrowthMb} |`,
+		)
 	}
 }
