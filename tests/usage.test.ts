@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createLogger } from '../core/logger.ts'
+import { createUsageMeter } from '../core/usage/meter.ts'
 import { createRateLimiter } from '../core/usage/rate-limiter.ts'
 import { describeEachDriver } from './helpers/drivers.ts'
 import { run, spawnServer } from './helpers/process.ts'
@@ -43,6 +45,24 @@ describeEachDriver('usage counters and quotas', (driver) => {
 		expect(refused.body).toMatchObject({ error: 'Quota exhausted', details: expect.stringContaining('searches') })
 		expect((await t.json('POST', '/v3/search', { q: 'other org' }, otherKey)).status).toBe(200)
 		await t.service.plugins.storage.usage.setQuota(orgId, 'searches', null)
+	})
+
+	it('still counts a search written to storage between two quota checks', async () => {
+		const storage = t.service.plugins.storage
+		const meter = createUsageMeter({ storage, logger: createLogger('error'), flushMs: 3_600_000 })
+		const orgId = (await t.json('GET', '/v3/usage')).body.orgId
+		const used = (await t.json('GET', '/v3/usage')).body.totals.searches
+		await storage.usage.setQuota(orgId, 'searches', { period: 'day', max: used + 1 })
+		try {
+			await meter.assertWithinQuota(orgId, 'searches')
+			meter.record(orgId, 'searches')
+			// The write lands while the quota's totals are still cached from before it.
+			await meter.flush()
+			await expect(meter.assertWithinQuota(orgId, 'searches')).rejects.toMatchObject({ status: 402 })
+		} finally {
+			await meter.stop()
+			await storage.usage.setQuota(orgId, 'searches', null)
+		}
 	})
 
 	it('rate-limits each key with 429 and Retry-After', async () => {

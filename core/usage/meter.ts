@@ -17,12 +17,27 @@ export function createUsageMeter(deps: { storage: Storage; logger: Logger; flush
 	const pending = new Map<string, UsageEntry>()
 	const quotaCache = new Map<string, { quotas: Quota[]; totals: Map<string, number>; until: number }>()
 
+	/** Entries being written: still counted by quota checks until the write is done. */
+	let writing: UsageEntry[] = []
+	let written: Promise<void> | null = null
+
 	async function flush() {
+		while (written) await written
 		if (pending.size === 0) return
-		const entries = [...pending.values()]
+		writing = [...pending.values()]
 		pending.clear()
+		written = write(writing).finally(() => {
+			writing = []
+			written = null
+		})
+		await written
+	}
+
+	async function write(entries: UsageEntry[]) {
 		try {
 			await storage.usage.add(entries)
+			// Cached totals were read before this write: read them again, now that they hold these entries.
+			for (const entry of entries) quotaCache.delete(entry.orgId)
 		} catch (error) {
 			// Keep the counts for the next flush rather than losing them.
 			for (const entry of entries) record(entry.orgId, entry.metric as UsageMetric, entry.amount, entry.day)
@@ -42,7 +57,7 @@ export function createUsageMeter(deps: { storage: Storage; logger: Logger; flush
 
 	function unflushed(orgId: string, metric: string, since: string): number {
 		let total = 0
-		for (const entry of pending.values()) {
+		for (const entry of [...pending.values(), ...writing]) {
 			if (entry.orgId === orgId && entry.metric === metric && entry.day >= since) total += entry.amount
 		}
 		return total
