@@ -1,4 +1,6 @@
 import { chunkDocument } from './chunker/document.ts'
+import { chunkLongText } from './chunker/long-text.ts'
+import { normalise } from './chunker/normalise.ts'
 import { chunkTranscript } from './chunker/transcript-chunks.ts'
 import { parseTranscript } from './transcript.ts'
 
@@ -16,6 +18,8 @@ export interface TextChunk {
 
 const DEFAULT_MAX_CHARS = 1000
 const DEFAULT_TRANSCRIPT_TARGET_CHARS = 600
+/** Text longer than this is chunked a piece of about this length at a time (see chunker/long-text.ts). */
+export const PIECE_CHARS = 2_000_000
 // Below this a heading path or speaker label leaves too little room for text.
 const MIN_MAX_CHARS = 16
 
@@ -24,16 +28,33 @@ const MIN_MAX_CHARS = 16
  * heading path), blank-line paragraphs, lists and code fences, or whole turns for a chat transcript.
  */
 export function chunkText(text: string, options: ChunkOptions = {}): TextChunk[] {
+	return chunkTextInPieces(text, options, PIECE_CHARS)
+}
+
+/** chunkText with the piece length a parameter, so tests can cut short texts into pieces. */
+export function chunkTextInPieces(text: string, options: ChunkOptions, pieceChars: number): TextChunk[] {
+	const chunks: TextChunk[] = []
+	for (const contents of chunkContents(text, options, pieceChars))
+		for (const content of contents) chunks.push({ position: chunks.length, content })
+	return chunks
+}
+
+/** The chunks' contents, a piece of the text at a time (all at once for text up to one piece long). */
+function* chunkContents(text: string, options: ChunkOptions, pieceChars: number): Generator<string[]> {
 	const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS
 	const targetChars = Math.min(options.transcriptTargetChars ?? DEFAULT_TRANSCRIPT_TARGET_CHARS, maxChars)
 	if (!Number.isInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
 		throw new RangeError(`maxChars must be an integer of at least ${MIN_MAX_CHARS}`)
 	}
+	if (text.length > pieceChars) {
+		yield* chunkLongText(text, maxChars, targetChars, pieceChars)
+		return
+	}
 	const normalised = normalise(text)
-	if (normalised === '') return []
+	if (normalised === '') return
 	const transcript = parseTranscript(normalised)
 	const contents = transcript ? chunkTranscript(transcript, maxChars, targetChars) : chunkDocument(normalised, maxChars)
-	return contents.map((content, position) => ({ position, content }))
+	yield contents
 }
 
 /** Chunks packed for the trip back from a worker thread: one string and the lengths copy far faster than objects. */
@@ -43,12 +64,15 @@ export interface PackedChunks {
 }
 
 /** chunkText, packed (run in a worker thread for long text). */
-export function chunkTextPacked(text: string, options: ChunkOptions = {}): PackedChunks {
-	const chunks = chunkText(text, options)
-	return {
-		contents: chunks.map((chunk) => chunk.content).join(''),
-		lengths: Uint32Array.from(chunks, (chunk) => chunk.content.length),
+export function chunkTextPacked(text: string, options: ChunkOptions = {}, pieceChars = PIECE_CHARS): PackedChunks {
+	// Each piece's chunks are joined at once: a flat copy, where the chunks themselves would keep the piece alive.
+	const joined: string[] = []
+	const lengths: number[] = []
+	for (const contents of chunkContents(text, options, pieceChars)) {
+		joined.push(contents.join(''))
+		for (const content of contents) lengths.push(content.length)
 	}
+	return { contents: joined.join(''), lengths: Uint32Array.from(lengths) }
 }
 
 export function unpackChunks({ contents, lengths }: PackedChunks): TextChunk[] {
@@ -59,15 +83,4 @@ export function unpackChunks({ contents, lengths }: PackedChunks): TextChunk[] {
 		offset += length
 	}
 	return chunks
-}
-
-/** Unix line endings, no trailing whitespace on any line, no blank lines at either end. */
-function normalise(text: string): string {
-	return text
-		.replace(/\r\n?/g, '\n')
-		.split('\n')
-		.map((line) => line.trimEnd())
-		.join('\n')
-		.replace(/^\n+/, '')
-		.trimEnd()
 }

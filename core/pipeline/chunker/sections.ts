@@ -4,21 +4,37 @@ import { closesFence, fenceOpening } from './fence.ts'
 export interface Section {
 	headings: string[]
 	body: string
+	/** The section began in an earlier piece of the text (its heading is not in this one). */
+	continued?: boolean
+}
+
+/** A heading whose section is still open at the end of a text: what the next piece of a long text starts under. */
+export interface OpenHeading {
+	level: number
+	text: string
 }
 
 const ATX_OPENING = /^ {0,3}(#{1,6})(?:[ \t]|$)/
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-{2,})[ \t]*$/
 const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]/
 
-/** Splits markdown-ish text at ATX (`## Title`) and setext (`Title` over `===` / `---`) headings. */
-export function splitSections(text: string): Section[] {
+/**
+ * Splits markdown-ish text at ATX (`## Title`) and setext (`Title` over `===` / `---`) headings. `open` are the
+ * headings open where the text starts (a piece of a longer text); the headings open at its end are returned.
+ */
+export function splitSections(text: string, open: OpenHeading[] = []): { sections: Section[]; open: OpenHeading[] } {
 	const sections: Section[] = []
-	const stack: { level: number; text: string }[] = []
+	const stack = [...open]
 	let body: string[] = []
 	let fence: string | null = null
+	const closeSection = () => {
+		const section: Section = { headings: stack.map((entry) => entry.text), body: body.join('\n').trim() }
+		if (sections.length === 0 && open.length > 0) section.continued = true
+		sections.push(section)
+	}
 
 	const startSection = (level: number, heading: string) => {
-		sections.push({ headings: stack.map((entry) => entry.text), body: body.join('\n').trim() })
+		closeSection()
 		while (stack.length > 0 && stack.at(-1)!.level >= level) stack.pop()
 		stack.push({ level, text: heading })
 		body = []
@@ -40,9 +56,9 @@ export function splitSections(text: string): Section[] {
 			startSection(setext[1]!.startsWith('=') ? 1 : 2, title)
 		} else body.push(line)
 	}
-	sections.push({ headings: stack.map((entry) => entry.text), body: body.join('\n').trim() })
+	closeSection()
 	// Text before the first heading is a section of its own only when there is some.
-	return sections.filter((section, i) => i > 0 || section.body !== '')
+	return { sections: sections.filter((section, i) => i > 0 || section.body !== ''), open: stack }
 }
 
 /** A setext title is a single-line paragraph: the last body line, not a list item, after a blank line or nothing. */
