@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pdfBomb } from '../tests/helpers/sample-files.ts'
 import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
+import { readUntil } from './lib/read-until.ts'
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -48,22 +49,6 @@ async function startServer(dataDir: string) {
 	const out = await readUntil(proc.stdout, /Created the first API key[^\n]*\n(\S+)/)
 	const err = await readUntil(proc.stderr, /"memory service started".*?"url":"([^"]+)"/)
 	return { proc, key: out, url: err }
-}
-
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
-	const reader = stream.getReader()
-	let text = ''
-	for (;;) {
-		const { value, done } = await reader.read()
-		if (done) throw new Error(`stream ended before ${pattern}: ${text.slice(-2000)}`)
-		text += new TextDecoder().decode(value)
-		const match = pattern.exec(text)
-		if (match) {
-			reader.releaseLock()
-			void stream.pipeTo(new WritableStream())
-			return match[1]!
-		}
-	}
 }
 
 function peakRssMb(pid: number): number {

@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
+import { readUntil } from './lib/read-until.ts'
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -86,22 +87,6 @@ function childPids(pid: number): string[] {
 
 function kbField(status: string, field: string): number {
 	return Math.round(Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024)
-}
-
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp): Promise<string> {
-	const reader = stream.getReader()
-	let text = ''
-	for (;;) {
-		const { value, done } = await reader.read()
-		if (done) throw new Error(`server exited before ${pattern}: ${text.slice(-2000)}`)
-		text += new TextDecoder().decode(value)
-		const match = pattern.exec(text)
-		if (match) {
-			reader.releaseLock()
-			void stream.pipeTo(new WritableStream())
-			return match[1]!
-		}
-	}
 }
 
 const row = (label: string, s: Start) =>
