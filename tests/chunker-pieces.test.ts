@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test'
+import { random } from '../bench/lib/text.ts'
 import { documentCut, lineCut } from '../core/pipeline/chunker/cuts.ts'
 import { textPieces } from '../core/pipeline/chunker/pieces.ts'
 import { chunkText, chunkTextInPieces, chunkTextPacked, unpackChunks } from '../core/pipeline/chunker.ts'
@@ -8,17 +9,6 @@ const inPieces = (text: string, pieceChars: number, maxChars = 200) =>
 	chunkTextInPieces(text, { maxChars }, pieceChars).map((chunk) => chunk.content)
 const whole = (text: string, maxChars = 200) => chunkText(text, { maxChars }).map((chunk) => chunk.content)
 const withoutWhitespace = (text: string) => text.replace(/\s+/g, '')
-
-/** A small deterministic PRNG (mulberry32), so generated inputs are the same on every run. */
-function random(seed: number): () => number {
-	let state = seed
-	return () => {
-		state = (state + 0x6d2b79f5) | 0
-		let t = Math.imul(state ^ (state >>> 15), 1 | state)
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-	}
-}
 
 const WORDS = ['alpha', 'beta', 'naïve', 'café', '日本語', '🙂', 'memory', 'vector', 'e.g.', 'Dr.', 'Smith', '42']
 
