@@ -1,7 +1,7 @@
 import { type Logger, PLUGIN_API_VERSION, StartupError, type StoragePlugin } from '../../core/index.ts'
 import type { Db, Driver } from './db.ts'
 import { migrate, storesOver } from './queries/index.ts'
-import { PlannerStatistics } from './queries/statistics.ts'
+import { EMBEDDED_STATISTICS_TARGET, PlannerStatistics } from './queries/statistics.ts'
 
 export interface StoragePostgresOptions {
 	/** A PostgreSQL server (with pgvector); without it the store is embedded (PGlite). */
@@ -28,8 +28,11 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 		return driver
 	}
 	const db = (): Db => started().db
-	// PostgreSQL's autovacuum analyzes too, but late: there the plugin's ANALYZEs are at least 30 s apart.
-	const statistics = new PlannerStatistics(db, options.databaseUrl ? 30_000 : 0)
+	// PostgreSQL's autovacuum analyzes too, but late: there the plugin's ANALYZEs are at least 30 s apart. The
+	// embedded store analyzes on the event loop, with a smaller sample.
+	const statistics = options.databaseUrl
+		? new PlannerStatistics(db, 30_000)
+		: new PlannerStatistics(db, 0, EMBEDDED_STATISTICS_TARGET)
 	const close = async () => {
 		const open = driver
 		// Best effort: without the saved count the next start just runs ANALYZE.
