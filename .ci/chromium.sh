@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian's Chromium for the console's browser tests when /usr/bin/chromium is missing (root, or sudo).
-# Used by .ci/run and, on first use, by tests/helpers/browser.ts, so `bun run test` needs nothing installed by hand.
+# Used by .ci/run and, on first use, by testkit/browser.ts, so `bun run test` needs nothing installed by hand.
 set -euo pipefail
 [ -x /usr/bin/chromium ] && exit 0
 SUDO=""

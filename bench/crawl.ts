@@ -8,13 +8,13 @@
  */
 import { webCrawler } from '../connectors/web-crawler/index.ts'
 import { type CursorValue, createLogger, type SyncContext, type SyncEvent } from '../core/index.ts'
+import { TextGenerator } from '../testkit/text.ts'
 import { waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { startServer } from './lib/server.ts'
 import { createStore, driversToRun, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const PAGES = QUICK ? 60 : 300

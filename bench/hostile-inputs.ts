@@ -14,8 +14,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pdfBomb } from '../tests/helpers/sample-files.ts'
-import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
+import { pdfBomb } from '../testkit/sample-files.ts'
+import { SHARED_EMBEDDER_CACHE } from '../testkit/service.ts'
 import { readUntil } from './lib/read-until.ts'
 
 const args = process.argv.slice(2)

@@ -6,7 +6,8 @@
  *
  *   bun bench/ingest-files.ts [--driver embedded|postgres] [--quick]
  */
-import { fixture, sampleDocx, samplePdf, samplePptx, sampleXlsx } from '../tests/helpers/sample-files.ts'
+import { fixture, sampleDocx, samplePdf, samplePptx, sampleXlsx } from '../testkit/sample-files.ts'
+import { random, TextGenerator } from '../testkit/text.ts'
 import { type DocumentState, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
@@ -14,7 +15,6 @@ import { startServer } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import { createStore, type Driver, driversToRun, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, ms, printTable } from './lib/table.ts'
-import { random, TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const PER_TYPE = QUICK ? 10 : 40

@@ -5,6 +5,8 @@
  *
  *   bun bench/ingest.ts [--driver embedded|postgres] [--quick] [--only ack,1 KB chat,...]
  */
+
+import { TextGenerator } from '../testkit/text.ts'
 import { machineBusySeconds, processBusySeconds } from './lib/cpu.ts'
 import { listDocuments, waitUntilDreamed, waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
@@ -14,7 +16,6 @@ import { startServer, startWorker } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import { createStore, type Driver, driversToRun, flagValue, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, ms, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const ACK_REQUESTS = { 1: QUICK ? 50 : 200, 16: QUICK ? 160 : 800 } as Record<number, number>

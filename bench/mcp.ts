@@ -9,6 +9,7 @@
  *   bun bench/mcp.ts [--driver embedded|postgres] [--quick]
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { TextGenerator } from '../testkit/text.ts'
 import { waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { type LoadOptions, runLoad } from './lib/load.ts'
@@ -18,7 +19,6 @@ import { startServer } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import { createStore, type Driver, driversToRun, openPlugins, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, ms, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const MEMORIES = QUICK ? 500 : 5_000

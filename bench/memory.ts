@@ -4,6 +4,8 @@
  *
  *   bun bench/memory.ts [--driver embedded|postgres] [--quick]
  */
+
+import { TextGenerator } from '../testkit/text.ts'
 import { waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
@@ -21,7 +23,6 @@ import {
 	QUICK,
 } from './lib/store.ts'
 import { bytes, type Cell, heading, ms, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const ITEMS = QUICK ? 5_000 : 100_000

@@ -4,6 +4,8 @@
  *
  *   bun bench/profile.ts [--driver embedded|postgres] [--quick]
  */
+
+import { TextGenerator } from '../testkit/text.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
@@ -11,7 +13,6 @@ import { seedMemories } from './lib/seed-memories.ts'
 import { startServer } from './lib/server.ts'
 import { createStore, type Driver, driversToRun, openPlugins, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, heading, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const MEMORIES = QUICK ? 1_000 : 10_000

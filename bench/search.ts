@@ -6,6 +6,7 @@
  *   bun bench/search.ts [--driver embedded|postgres] [--quick]
  */
 import postgres from 'postgres'
+import { TextGenerator } from '../testkit/text.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
@@ -23,7 +24,6 @@ import {
 	QUICK,
 } from './lib/store.ts'
 import { type Cell, heading, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 100_000]

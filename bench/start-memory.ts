@@ -10,7 +10,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SHARED_EMBEDDER_CACHE } from '../tests/helpers/service.ts'
+import { SHARED_EMBEDDER_CACHE } from '../testkit/service.ts'
 import { readUntil } from './lib/read-until.ts'
 
 const args = process.argv.slice(2)

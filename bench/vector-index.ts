@@ -8,12 +8,12 @@
  */
 import postgres from 'postgres'
 import { vectorParam } from '../plugins/storage-postgres/queries/params.ts'
+import { TextGenerator } from '../testkit/text.ts'
 import { BENCH_DATABASE_URL } from './lib/database.ts'
 import { printMachine } from './lib/machine.ts'
 import { median } from './lib/stats.ts'
 import { createStore, openPlugins, QUICK } from './lib/store.ts'
 import { fixed, heading, note, printTable } from './lib/table.ts'
-import { TextGenerator } from './lib/text.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const ROWS = QUICK ? 20_000 : 100_000

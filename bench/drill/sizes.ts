@@ -1,4 +1,4 @@
-import { chunkedJson, rawRequest } from '../../tests/helpers/raw-http.ts'
+import { chunkedJson, rawRequest } from '../../testkit/raw-http.ts'
 
 const MiB = 1024 * 1024
 

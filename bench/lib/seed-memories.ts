@@ -2,7 +2,7 @@ import { contentHash } from '../../core/documents/service.ts'
 import { newId, type Scope } from '../../core/index.ts'
 import { contentKey } from '../../core/memory/normalize.ts'
 import type { StartedPlugins } from '../../core/plugins/registry.ts'
-import { TextGenerator } from './text.ts'
+import { TextGenerator } from '../../testkit/text.ts'
 import { loadVocabulary } from './vocabulary.ts'
 
 const BATCH = 500

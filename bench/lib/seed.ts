@@ -2,7 +2,7 @@ import { contentHash } from '../../core/documents/service.ts'
 import { PIPELINE_STAGES, type Scope, type StageRecord } from '../../core/index.ts'
 import { chunkText } from '../../core/pipeline/chunker.ts'
 import type { StartedPlugins } from '../../core/plugins/registry.ts'
-import { TextGenerator } from './text.ts'
+import { TextGenerator } from '../../testkit/text.ts'
 import { loadVocabulary } from './vocabulary.ts'
 
 export interface SeedRequest {

@@ -1,0 +1,403 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { github } from '../../connectors/github/index.ts'
+import type { GithubSettings } from '../../connectors/github/options.ts'
+import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
+import { sealState } from '../../core/connectors/state.ts'
+import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { syncHarness } from '../../testkit/connector-context.ts'
+import { describeEachDriver } from '../../testkit/drivers.ts'
+import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { startTestService, type TestService } from '../../testkit/service.ts'
+
+const REPO = 'octo/handbook'
+const FILES = {
+	'README.md': '# Handbook\n\nThe team ships on Thursdays.',
+	'docs/onboarding.md': '# Onboarding\n\nNew engineers pair for their first two weeks.',
+	'docs/oncall.txt': 'The on-call rotation changes every Monday at 9:00.',
+	'src/index.ts': 'export const answer = 42\n',
+	'logo.png': 'not really a png',
+}
+const DOC_FILES = ['README.md', 'docs/onboarding.md', 'docs/oncall.txt']
+
+/** A service with the GitHub connector pointed at the emulator, and helpers to walk a connection through OAuth. */
+async function harness(driver: 'pglite' | 'postgres', emulator: GithubEmulator) {
+	const t = await startTestService(driver, {
+		env: {
+			GITHUB_CLIENT_ID: emulator.clientId,
+			GITHUB_CLIENT_SECRET: emulator.clientSecret,
+			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
+		},
+		plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
+		extractor: null,
+	})
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
+	/** Creates a connection and completes the OAuth flow through the emulator; returns its id. */
+	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
+		const { created, callback, landed } = await authorizeThroughEmulator(
+			t,
+			'github',
+			{ containerTag: 'team', redirectUrl: 'https://app.example/connected', ...body },
+			key,
+		)
+		expect(landed.status).toBe(302)
+		const target = new URL(landed.headers.get('location')!)
+		expect(target.searchParams.get('error')).toBeNull()
+		const id = created.body.id as string
+		// The first sync (nothing chosen yet) runs at once; later runs then start from a known state.
+		await settled(id, '', key)
+		return { id, callback, created: created.body }
+	}
+	const configure = async (id: string, key = t.key) => {
+		const since = new Date().toISOString()
+		const configured = await t.json(
+			'POST',
+			`/v3/connections/${id}/configure`,
+			{ resources: [{ id: 1, full_name: REPO, defaultBranch: 'main' }] },
+			key,
+		)
+		expect(configured).toMatchObject({ status: 200 })
+		return { configured: configured.body, connection: await settled(id, since, key) }
+	}
+	const items = (id: string) => t.service.plugins.storage.connections.items(id)
+	return { t, connect, settled, configure, items }
+}
+
+describeEachDriver('GitHub connector', (driver) => {
+	let emulator: GithubEmulator
+	let h: Awaited<ReturnType<typeof harness>>
+	let t: TestService
+	beforeAll(async () => {
+		emulator = startGithubEmulator({ tokenLifetimeSeconds: 30 })
+		emulator.createRepo(REPO, FILES)
+		h = await harness(driver, emulator)
+		t = h.t
+	}, 180_000)
+	afterAll(async () => {
+		await t.stop()
+		emulator.stop()
+	}, 60_000)
+
+	it('authorizes through OAuth with PKCE, lists repositories and imports their documentation', async () => {
+		const { id, created, callback } = await h.connect()
+		expect(created.expiresIn).toBe('1 hour')
+		expect(created.redirectsTo).toBe('https://app.example/connected')
+		const link = new URL(created.authLink)
+		expect(link.searchParams.get('code_challenge_method')).toBe('S256')
+		expect(link.searchParams.get('redirect_uri')).toBe('http://localhost/v3/connections/auth/callback/github')
+		expect(callback.searchParams.get('code')).toBeTruthy()
+
+		const connection = (await t.json('GET', `/v3/connections/${id}`)).body
+		expect(connection).toMatchObject({ id, provider: 'github', status: 'active', email: 'octo@example.com' })
+		expect(connection.containerTags).toEqual(['team'])
+
+		const resources = await t.json('GET', `/v3/connections/${id}/resources?page=1&per_page=10`)
+		expect(resources.status).toBe(200)
+		expect(resources.body.resources).toEqual([expect.objectContaining({ full_name: REPO, default_branch: 'main' })])
+
+		const { configured, connection: synced } = await h.configure(id)
+		expect(configured).toMatchObject({ success: true, webhooksRegistered: 1 })
+		expect(emulator.hooks(REPO)[0]?.url).toBe('http://localhost/v3/connections/webhooks/github')
+		expect(synced.lastSyncRun).toMatchObject({ status: 'completed', added: 3, failed: 0 })
+		expect((await h.items(id)).map((item) => item.externalId)).toEqual(DOC_FILES.map((f) => `${REPO}:${f}`).sort())
+
+		const imported = await t.json('POST', '/v3/connections/github/documents', { containerTags: ['team'] })
+		expect(imported.status).toBe(200)
+		expect(imported.body).toHaveLength(3)
+		const readme = imported.body.find((doc: { title: string }) => doc.title === 'README.md')
+		const done = await t.waitForStatus(readme.id)
+		expect(done.status).toBe('done')
+		expect(done.containerTag).toBe('team')
+		expect(done.connectionId).toBe(id)
+		expect(done.metadata).toMatchObject({
+			provider: 'github',
+			externalId: `${REPO}:README.md`,
+			url: `${emulator.url}/${REPO}/blob/main/README.md`,
+			repository: REPO,
+			path: 'README.md',
+		})
+		// Access tokens live 30 s here, so every use refreshed them; each refresh rotated the refresh token.
+		expect(emulator.log.filter((line) => line === 'POST refresh').length).toBeGreaterThan(0)
+		const search = await t.json('POST', '/v3/search', { q: 'when does the team ship', containerTag: 'team' })
+		expect(search.body.results[0]?.documentId).toBe(readme.id)
+	}, 60_000)
+
+	it('syncs incrementally by commit comparison: changed files update, removed files are deleted', async () => {
+		const { id } = await h.connect({ containerTag: 'incremental' })
+		await h.configure(id)
+		const readme = (await h.items(id)).find((item) => item.externalId === `${REPO}:README.md`)!
+		const oncall = (await h.items(id)).find((item) => item.externalId === `${REPO}:docs/oncall.txt`)!
+		emulator.commit(REPO, {
+			'README.md': '# Handbook\n\nThe team ships on Tuesdays now.',
+			'docs/oncall.txt': null,
+			'docs/new.md': '# New\n\nA new page.',
+		})
+		const blobsBefore = emulator.blobReads()
+		const since = new Date().toISOString()
+		const started = await t.request('POST', '/v3/connections/github/import', {
+			body: { containerTags: ['incremental'] },
+			headers: { accept: 'text/plain' },
+		})
+		expect(started.status).toBe(202)
+		expect(started.headers.get('content-type')).toStartWith('text/plain')
+		const after = await h.settled(id, since)
+		expect(after.lastSyncRun).toMatchObject({ status: 'completed', added: 1, updated: 1, deleted: 1 })
+		expect(emulator.log.some((line) => line.includes('/compare/'))).toBe(true)
+		expect(emulator.blobReads() - blobsBefore).toBe(2)
+		expect((await t.json('GET', `/v3/documents/${oncall.documentId}`)).status).toBe(404)
+		const updated = await t.waitForStatus(readme.documentId)
+		expect(updated.content).toContain('Tuesdays')
+
+		// Nothing changed since: a re-sync changes nothing.
+		const before = (await t.json('GET', `/v3/documents/${readme.documentId}`)).body
+		const quiet = new Date().toISOString()
+		await t.request('POST', '/v3/connections/github/import', { body: { containerTags: ['incremental'] } })
+		const again = await h.settled(id, quiet)
+		expect(again.lastSyncRun).toMatchObject({ status: 'completed', added: 0, updated: 0, deleted: 0 })
+		expect((await t.json('GET', `/v3/documents/${readme.documentId}`)).body.updatedAt).toBe(before.updatedAt)
+	}, 60_000)
+
+	it('verifies push webhooks: a signed push syncs; forged, unsigned or replayed ones get 401 and start nothing', async () => {
+		const { id } = await h.connect({ containerTag: 'hooks' })
+		await h.configure(id)
+		const post = (delivery: { body: string; headers: Record<string, string> }) =>
+			t.request('POST', '/v3/connections/webhooks/github', {
+				body: delivery.body,
+				headers: delivery.headers,
+				key: null,
+			})
+		const runs = async () => (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length
+
+		const count = await runs()
+		const forged = await post(emulator.pushDelivery(REPO, { secret: 'not the secret' }))
+		expect(forged.status).toBe(401)
+		expect(((await forged.json()) as any).error).toBe('Webhook refused')
+		const unsigned = emulator.pushDelivery(REPO)
+		delete (unsigned.headers as Record<string, string | undefined>)['x-hub-signature-256']
+		expect((await post(unsigned)).status).toBe(401)
+		await Bun.sleep(1500)
+		expect(await runs()).toBe(count)
+
+		emulator.commit(REPO, { 'docs/webhook.md': '# Pushed\n\nArrived by webhook.' })
+		const delivery = emulator.pushDelivery(REPO)
+		const since = new Date().toISOString()
+		const accepted = await post(delivery)
+		expect(accepted.status).toBe(202)
+		expect(((await accepted.json()) as any).accepted).toBeGreaterThanOrEqual(1)
+		const synced = await h.settled(id, since)
+		expect(synced.lastSyncRun.trigger).toBe('webhook')
+		expect((await h.items(id)).some((item) => item.externalId === `${REPO}:docs/webhook.md`)).toBe(true)
+
+		const replayed = await post(delivery)
+		expect(replayed.status).toBe(401)
+		expect(((await replayed.json()) as any).details).toContain('replay')
+	}, 60_000)
+
+	it('stops at documentLimit and says so in the sync run', async () => {
+		const { id } = await h.connect({ containerTag: 'limited', documentLimit: 2 })
+		const { connection } = await h.configure(id)
+		expect(connection.lastSyncRun.status).toBe('limit_reached')
+		expect(connection.lastSyncRun.error).toContain('documentLimit (2)')
+		expect(await h.items(id)).toHaveLength(2)
+	}, 60_000)
+
+	it('marks a connection whose grant is revoked mid-sync, keeps what it imported and stops its schedule', async () => {
+		emulator.createRepo('octo/revoked', { 'a.md': '# A' })
+		const { id } = await h.connect({ containerTag: 'revoked' })
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
+		const first = new Date().toISOString()
+		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'octo/revoked' }] })
+		expect((await h.settled(id, first)).lastSyncRun).toMatchObject({ status: 'completed', added: 1 })
+		// The next sync lists the new commit, then the grant is revoked before any of its files is read.
+		emulator.commit('octo/revoked', { 'b.md': '# B', 'c.md': '# C' })
+		emulator.revokeAfterBlobReads('octo/revoked', 0)
+		const since = new Date().toISOString()
+		await t.request('POST', '/v3/connections/github/import', { body: { containerTags: ['revoked'] } })
+		let connection = await h.settled(id, since)
+		// The run is marked failed first, then the connection expired.
+		for (let i = 0; i < 100 && connection.status === 'active'; i++) {
+			await Bun.sleep(50)
+			connection = (await t.json('GET', `/v3/connections/${id}`)).body
+		}
+		expect(connection.status).toBe('expired')
+		expect(connection.error).toContain('revoked')
+		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired', added: 0 })
+		expect(await h.items(id)).toHaveLength(1)
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
+		const resources = await t.json('GET', `/v3/connections/${id}/resources`)
+		expect(resources.status).toBe(400)
+		expect(resources.body.details).toContain('expired')
+	}, 60_000)
+
+	it('records a file it cannot read as a failure and imports the rest', async () => {
+		const big = 'big/'.padEnd(2 * 1024 * 1024, 'x')
+		emulator.createRepo('octo/large', { 'huge.md': big, 'small.md': '# Small\n\nFits.' })
+		const { id } = await h.connect({ containerTag: 'large' })
+		const since = new Date().toISOString()
+		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: 'octo/large' }] })
+		const connection = await h.settled(id, since)
+		expect(connection.lastSyncRun).toMatchObject({ status: 'completed', added: 1, failed: 1 })
+		const failures = await t.json('GET', `/v3/connections/${id}/sync-runs/${connection.lastSyncRun.id}/failures`)
+		expect(failures.body.failures).toEqual([
+			expect.objectContaining({
+				externalId: 'octo/large:huge.md',
+				error: expect.stringContaining('GITHUB_FILE_TOO_LARGE'),
+			}),
+		])
+	}, 60_000)
+
+	it('deletes a connection with its documents by default, or keeps them detached with deleteDocuments=false', async () => {
+		const first = await h.connect({ containerTag: 'gone' })
+		await h.configure(first.id)
+		const firstDocs = (await h.items(first.id)).map((item) => item.documentId)
+		const hooks = emulator.hooks(REPO).length
+		const deleted = await t.json('DELETE', `/v3/connections/${first.id}`)
+		expect(deleted).toEqual({ status: 200, body: { id: first.id, provider: 'github' } })
+		expect(emulator.log.at(-1)).toBe('DELETE token')
+		expect(emulator.hooks(REPO)).toHaveLength(hooks - 1)
+		for (const doc of firstDocs) expect((await t.json('GET', `/v3/documents/${doc}`)).status).toBe(404)
+		expect((await t.json('GET', `/v3/connections/${first.id}`)).status).toBe(404)
+
+		const second = await h.connect({ containerTag: 'kept' })
+		await h.configure(second.id)
+		const secondDocs = (await h.items(second.id)).map((item) => item.documentId)
+		const kept = await t.json('DELETE', `/v3/connections/${second.id}?deleteDocuments=false`)
+		expect(kept.status).toBe(200)
+		for (const doc of secondDocs) {
+			const { status, body } = await t.json('GET', `/v3/documents/${doc}`)
+			expect(status).toBe(200)
+			expect(body.connectionId).toBeNull()
+		}
+
+		const third = await h.connect({ containerTags: ['by-tag'] })
+		const byProvider = await t.json('DELETE', '/v3/connections/github', { containerTags: ['by-tag'] })
+		expect(byProvider.body).toEqual({ id: third.id, provider: 'github' })
+		expect((await t.json('DELETE', '/v3/connections/github', { containerTags: ['by-tag'] })).status).toBe(404)
+	}, 60_000)
+
+	it('keeps organizations apart: another key cannot see, import, configure or delete a connection, nor use its state', async () => {
+		const { id } = await h.connect({ containerTag: 'private' })
+		const other = await t.createKey(`Other ${driver}`)
+		expect((await t.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+		expect((await t.json('POST', '/v3/connections/list', {}, other)).body).toEqual([])
+		expect((await t.json('GET', `/v3/connections/${id}/resources`, undefined, other)).status).toBe(404)
+		expect((await t.json('GET', `/v3/connections/${id}/sync-runs`, undefined, other)).status).toBe(404)
+		expect((await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] }, other)).status).toBe(404)
+		expect((await t.json('DELETE', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+		expect((await t.json('POST', '/v3/connections/github/documents', {}, other)).body).toEqual([])
+		const imported = await t.request('POST', '/v3/connections/github/import', { body: {}, key: other })
+		expect(imported.status).toBe(202)
+		expect((await t.json('GET', `/v3/connections/${id}`)).status).toBe(200)
+
+		// A state sealed for another organization (or a forged, used or expired one) is refused and stores nothing.
+		const otherOrg = (await t.json('GET', '/v3/usage', undefined, other)).body.orgId
+		const secrets = t.service.services.connectorDeps.secrets
+		const pending = await t.json('POST', '/v3/connections/github', { containerTag: 'pending' })
+		const baseUrl = 'http://localhost'
+		const state = (over: Record<string, unknown>) =>
+			sealState(secrets, {
+				orgId: otherOrg,
+				connectionId: pending.body.id,
+				provider: 'github',
+				nonce: new URL(pending.body.authLink).searchParams.get('state')!,
+				expiresAt: Date.now() + 60_000,
+				baseUrl,
+				...over,
+			})
+		const callback = (query: string) => t.request('GET', `/v3/connections/auth/callback/github?${query}`, { key: null })
+		for (const query of [
+			`code=x&state=${state({})}`,
+			'code=x&state=forged',
+			'code=x',
+			`code=x&state=${state({ expiresAt: Date.now() - 1 })}`,
+		]) {
+			const refused = await callback(query)
+			expect(refused.status).toBe(400)
+			expect(((await refused.json()) as any).error).toBeTruthy()
+		}
+		expect((await t.json('GET', `/v3/connections/${pending.body.id}`)).body.status).toBe('pending')
+		const { callback: used } = await h.connect({ containerTag: 'once' })
+		const again = await callback(used.search.slice(1))
+		expect(again.status).toBe(400)
+		expect(((await again.json()) as any).details).toContain('already used')
+	}, 60_000)
+
+	it('refuses bad input with 4xx JSON: unknown provider, bad tags and limits, no OAuth application', async () => {
+		const unknown = await t.json('POST', '/v3/connections/dropbox', {})
+		expect(unknown.status).toBe(404)
+		expect(unknown.body.details).toContain('known providers: github')
+		const badTag = await t.json('POST', '/v3/connections/github', { containerTag: 'bad tag!' })
+		expect(badTag.status).toBe(400)
+		expect(badTag.body.details).toContain('containerTag')
+		for (const documentLimit of [0, 10_001, 2.5]) {
+			const bad = await t.json('POST', '/v3/connections/github', { documentLimit })
+			expect(bad.status).toBe(400)
+			expect(bad.body.details).toContain('documentLimit')
+		}
+		const listed = (await t.json('POST', '/v3/connections/list', {})).body.length
+		const bare = await startTestService(driver, { plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })] })
+		try {
+			const refused = await bare.json('POST', '/v3/connections/github', { containerTag: 'x' })
+			expect(refused.status).toBe(400)
+			expect(refused.body.details).toContain('GITHUB_CLIENT_ID')
+			expect(refused.body.details).toContain('githubClientId')
+			expect((await bare.json('POST', '/v3/connections/list', {})).body).toEqual([])
+		} finally {
+			await bare.stop()
+		}
+		expect((await t.json('POST', '/v3/connections/list', {})).body.length).toBe(listed)
+	}, 90_000)
+})
+
+describe('GitHub connector: custom OAuth application', () => {
+	it("uses the organization's own application from settings for new connections", async () => {
+		const emulator = startGithubEmulator({ clientId: 'org-app', clientSecret: 'org-app-secret' })
+		const t = await startTestService('pglite', {
+			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
+			extractor: null,
+		})
+		try {
+			await t.json('PATCH', '/v3/settings', {
+				githubClientId: 'org-app',
+				githubClientSecret: 'org-app-secret',
+				githubCustomKeyEnabled: true,
+			})
+			const created = await t.json('POST', '/v3/connections/github', { containerTag: 'custom' })
+			expect(created.status).toBe(200)
+			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-app')
+			const stored = await t.service.plugins.storage.connections.byId(created.body.id)
+			expect(stored?.app).not.toContain('org-app-secret')
+		} finally {
+			await t.stop()
+			emulator.stop()
+		}
+	}, 60_000)
+})
+
+describe('GitHub connector: tokens', () => {
+	it('asks core for the token at each request, so a token that lapses mid-sync is replaced, not failed as revoked', async () => {
+		// GitHub App user tokens: here they live one second, and each blob read takes 400 ms.
+		const emulator = startGithubEmulator({ tokenLifetimeSeconds: 1, blobDelayMs: 400 })
+		try {
+			emulator.createRepo('octo/long', { 'a.md': '# A', 'b.md': '# B', 'c.md': '# C', 'd.md': '# D' })
+			const connector = github({ apiUrl: emulator.url, webUrl: emulator.url, readConcurrency: 1 })
+			const h = syncHarness<GithubSettings>({
+				settings: {
+					repositories: [{ id: 1, fullName: 'octo/long', defaultBranch: 'main' }],
+					includeCode: false,
+					includeIssues: false,
+				},
+			})
+			// As core does: the token in hand until it is about to lapse, then a fresh one.
+			let token = emulator.accessToken()
+			let issuedAt = Date.now()
+			h.ctx.accessToken = async () => {
+				if (Date.now() - issuedAt > 500) [token, issuedAt] = [emulator.accessToken(), Date.now()]
+				return token
+			}
+			await h.run((ctx, cursor) => connector.sync(ctx, cursor as never))
+			expect([...h.documents.keys()].sort()).toEqual(['a.md', 'b.md', 'c.md', 'd.md'].map((f) => `octo/long:${f}`))
+		} finally {
+			emulator.stop()
+		}
+	}, 30_000)
+})

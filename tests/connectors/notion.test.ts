@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { notion } from '../../connectors/notion/index.ts'
+import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
+import { createLogger, type Logger } from '../../core/index.ts'
+import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { describeEachDriver } from '../../testkit/drivers.ts'
+import { block, type NotionEmulator, startNotionEmulator } from '../../testkit/emulators/notion.ts'
+import { startTestService, type TestService } from '../../testkit/service.ts'
+
+const VERIFICATION_TOKEN = 'secret_verification_token_from_notion'
+
+/** A logger that keeps warnings (the webhook handshake shows its token there) and drops the rest. */
+function keepingLogger() {
+	const warnings: { message: string; fields?: Record<string, unknown> }[] = []
+	const quiet = createLogger('silent')
+	const logger: Logger = { ...quiet, warn: (message, fields) => warnings.push({ message, fields }) }
+	return { logger, warnings }
+}
+
+/** A service with the Notion connector pointed at the emulator, and helpers to walk a connection through OAuth. */
+async function harness(driver: 'pglite' | 'postgres', emulator: NotionEmulator) {
+	const { logger, warnings } = keepingLogger()
+	const t = await startTestService(driver, {
+		env: {
+			NOTION_CLIENT_ID: emulator.clientId,
+			NOTION_CLIENT_SECRET: emulator.clientSecret,
+			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
+		},
+		plugins: [notion({ apiUrl: emulator.url, requestsPerSecond: 50, webhookVerificationTokens: [VERIFICATION_TOKEN] })],
+		extractor: null,
+		logger,
+	})
+	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
+	/** Creates a connection, completes OAuth through the emulator and waits for its first sync. */
+	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
+		const { created, landed } = await authorizeThroughEmulator(
+			t,
+			'notion',
+			{ containerTag: 'notes', redirectUrl: 'https://app.example/connected', ...body },
+			key,
+		)
+		expect(landed.status).toBe(302)
+		expect(new URL(landed.headers.get('location')!).searchParams.get('error')).toBeNull()
+		const id = created.body.id as string
+		return { id, created: created.body, connection: await settled(id, '', key) }
+	}
+	const sync = async (tag: string) => {
+		const since = new Date().toISOString()
+		const started = await t.request('POST', '/v3/connections/notion/import', { body: { containerTags: [tag] } })
+		expect(started.status).toBe(202)
+		return since
+	}
+	const items = (id: string) => t.service.plugins.storage.connections.items(id)
+	const webhook = (delivery: { body: string; headers: Record<string, string> }) =>
+		t.request('POST', '/v3/connections/webhooks/notion', { body: delivery.body, headers: delivery.headers, key: null })
+	return { t, connect, settled, sync, items, webhook, warnings }
+}
+
+describeEachDriver('Notion connector', (driver) => {
+	let emulator: NotionEmulator
+	let h: Awaited<ReturnType<typeof harness>>
+	let t: TestService
+	let handbook: string
+	beforeAll(async () => {
+		// Access tokens stop working after 3 s; Notion says nothing of their expiry, so a refused one is refreshed.
+		emulator = startNotionEmulator({ tokenLifetimeSeconds: 3 })
+		handbook = emulator.addPage({
+			title: 'Team handbook',
+			blocks: [block.heading(1, 'Shipping'), block.paragraph('The team ships on Thursdays.')],
+		})
+		emulator.addPage({ title: 'Onboarding', blocks: [block.bullet('Pair for two weeks')], parent: handbook })
+		const tasks = emulator.addDatabase('Tasks')
+		const row = (title: string, status: string, estimate: number) =>
+			emulator.addRow(tasks, {
+				title,
+				properties: {
+					Status: { type: 'status', status: { name: status } },
+					Estimate: { type: 'number', number: estimate },
+				},
+				blocks: [block.paragraph(`${title}: the garden irrigation work item.`)],
+			})
+		row('Install drip lines', 'Done', 3)
+		row('Order moisture sensors', 'In progress', 5)
+		row('Plan winter covers', 'Not started', 8)
+		h = await harness(driver, emulator)
+		t = h.t
+	}, 180_000)
+	afterAll(async () => {
+		await t.stop()
+		emulator.stop()
+	}, 60_000)
+
+	it('authorizes a public integration (Basic-auth exchange), imports shared pages and rows, refreshes a refused token', async () => {
+		const { id, created, connection } = await h.connect()
+		const link = new URL(created.authLink)
+		expect(link.origin + link.pathname).toBe(`${emulator.url}/v1/oauth/authorize`)
+		expect(link.searchParams.get('owner')).toBe('user')
+		expect(link.searchParams.get('redirect_uri')).toBe('http://localhost/v3/connections/auth/callback/notion')
+		expect(link.searchParams.get('code_challenge')).toBeNull()
+		expect(emulator.calls(/oauth\/token exchange/)).toHaveLength(1)
+		expect(connection).toMatchObject({ provider: 'notion', status: 'active', email: 'ada@example.com' })
+		expect(connection.lastSyncRun).toMatchObject({ status: 'completed', added: 5, failed: 0 })
+
+		const documents = await t.json('POST', '/v3/connections/notion/documents', { containerTags: ['notes'] })
+		const page = documents.body.find((doc: { title: string }) => doc.title === 'Team handbook')
+		const done = await t.waitForStatus(page.id)
+		expect(done.content).toContain('# Shipping\n\nThe team ships on Thursdays.')
+		expect(done.metadata).toMatchObject({ provider: 'notion', externalId: handbook, sourceType: 'notion_doc' })
+		expect(done.metadata.url).toStartWith('https://www.notion.so/')
+
+		// The access token has lapsed: Notion refuses it, the refresh token gets a new one and the sync goes on.
+		await Bun.sleep(3200)
+		emulator.editPage(handbook, { blocks: [block.paragraph('The team ships on Tuesdays now.')] })
+		const since = await h.sync('notes')
+		const after = await h.settled(id, since)
+		expect(after.status).toBe('active')
+		expect(after.lastSyncRun).toMatchObject({ status: 'completed', updated: 1, added: 0 })
+		expect(emulator.calls(/oauth\/token refresh/).length).toBeGreaterThanOrEqual(1)
+		expect((await t.waitForStatus(page.id)).content).toContain('Tuesdays')
+	}, 60_000)
+
+	it('keeps database properties as metadata that search filters use', async () => {
+		const { id } = await h.connect({ containerTag: 'garden' })
+		for (const item of await h.items(id)) await t.waitForStatus(item.documentId)
+		const search = async (filters: unknown) =>
+			(await t.json('POST', '/v3/search', { q: 'garden irrigation work item', containerTag: 'garden', filters })).body
+				.results as { title: string; metadata: Record<string, unknown> }[]
+		const done = await search({ AND: [{ key: 'Status', value: 'Done' }] })
+		expect(done.map((result) => result.title)).toEqual(['Install drip lines'])
+		expect(done[0]!.metadata).toMatchObject({ Status: 'Done', Estimate: 3, database: 'Tasks' })
+		const large = await search({ AND: [{ key: 'Estimate', value: '5', filterType: 'numeric', numericOperator: '>=' }] })
+		expect(large.map((result) => result.title).sort()).toEqual(['Order moisture sensors', 'Plan winter covers'])
+		const memories = await t.json('POST', '/v4/search', {
+			q: 'garden irrigation work item',
+			containerTag: 'garden',
+			searchMode: 'hybrid',
+			filters: { AND: [{ key: 'Status', value: 'Not started' }] },
+		})
+		expect(memories.status).toBe(200)
+		const titles = memories.body.results.map((result: { title?: string; chunk?: string; memory?: string }) =>
+			JSON.stringify(result),
+		)
+		expect(titles.join(' ')).toContain('Plan winter covers')
+		expect(titles.join(' ')).not.toContain('Install drip lines')
+	}, 60_000)
+
+	it('deletes the document of a page moved to the trash', async () => {
+		const trashMe = emulator.addPage({ title: 'Old plan', blocks: [block.paragraph('Superseded.')] })
+		const { id } = await h.connect({ containerTag: 'trash' })
+		const item = (await h.items(id)).find((entry) => entry.externalId === trashMe)!
+		emulator.trash(trashMe)
+		const after = await h.settled(id, await h.sync('trash'))
+		expect(after.lastSyncRun).toMatchObject({ status: 'completed', deleted: 1 })
+		expect((await t.json('GET', `/v3/documents/${item.documentId}`)).status).toBe(404)
+	}, 60_000)
+
+	it('answers the verification handshake, syncs on signed page events, refuses forged or replayed ones', async () => {
+		const handshake = await h.webhook(emulator.handshake(VERIFICATION_TOKEN))
+		expect(handshake.status).toBe(200)
+		expect(h.warnings.find((w) => w.message.includes('verification token'))?.fields).toEqual({
+			verificationToken: VERIFICATION_TOKEN,
+		})
+		const { id } = await h.connect({ containerTag: 'hooks' })
+		const runs = async () => (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length
+		const count = await runs()
+		const forged = await h.webhook(await emulator.delivery('not the token', { type: 'page.created', entityId: 'x' }))
+		expect(forged.status).toBe(401)
+		expect(((await forged.json()) as { error: string }).error).toBe('Webhook refused')
+		const unsigned = await emulator.delivery(VERIFICATION_TOKEN, { type: 'page.created', entityId: 'x' })
+		delete (unsigned.headers as Record<string, string | undefined>)['x-notion-signature']
+		expect((await h.webhook(unsigned)).status).toBe(401)
+		const elsewhere = await emulator.delivery(VERIFICATION_TOKEN, {
+			type: 'page.created',
+			entityId: 'x',
+			workspaceId: 'another-workspace',
+		})
+		expect((await h.webhook(elsewhere)).status).toBe(401)
+		const comment = await h.webhook(
+			await emulator.delivery(VERIFICATION_TOKEN, { type: 'comment.created', entityId: 'x' }),
+		)
+		expect(comment.status).toBe(202)
+		expect(((await comment.json()) as { accepted: number }).accepted).toBe(0)
+		await Bun.sleep(1000)
+		expect(await runs()).toBe(count)
+
+		const added = emulator.addPage({ title: 'Arrived by webhook', blocks: [block.paragraph('Pushed.')] })
+		const delivery = await emulator.delivery(VERIFICATION_TOKEN, { type: 'page.created', entityId: added })
+		const since = new Date().toISOString()
+		const accepted = await h.webhook(delivery)
+		expect(accepted.status).toBe(202)
+		expect(((await accepted.json()) as { accepted: number }).accepted).toBeGreaterThanOrEqual(1)
+		const synced = await h.settled(id, since)
+		expect(synced.lastSyncRun.trigger).toBe('webhook')
+		expect((await h.items(id)).some((item) => item.externalId === added)).toBe(true)
+		const replayed = await h.webhook(delivery)
+		expect(replayed.status).toBe(401)
+		expect(((await replayed.json()) as { details: string }).details).toContain('replay')
+	}, 60_000)
+
+	it('stops at documentLimit and says so in the sync run', async () => {
+		const { id, connection } = await h.connect({ containerTag: 'limited', documentLimit: 2 })
+		expect(connection.lastSyncRun.status).toBe('limit_reached')
+		expect(connection.lastSyncRun.error).toContain('documentLimit (2)')
+		expect(await h.items(id)).toHaveLength(2)
+	}, 60_000)
+
+	it('deletes a connection with its documents and revokes the grant at Notion', async () => {
+		const { id } = await h.connect({ containerTag: 'gone' })
+		const documents = (await h.items(id)).map((item) => item.documentId)
+		const revocations = emulator.calls(/oauth\/revoke/).length
+		expect((await t.json('DELETE', `/v3/connections/${id}`)).body).toEqual({ id, provider: 'notion' })
+		expect(emulator.calls(/oauth\/revoke/).length).toBe(revocations + 1)
+		for (const document of documents) expect((await t.json('GET', `/v3/documents/${document}`)).status).toBe(404)
+	}, 60_000)
+
+	it('keeps organizations apart: another key cannot see, import or delete a connection', async () => {
+		const { id } = await h.connect({ containerTag: 'private' })
+		const other = await t.createKey(`Other ${driver}`)
+		expect((await t.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+		expect((await t.json('POST', '/v3/connections/list', {}, other)).body).toEqual([])
+		expect((await t.json('GET', `/v3/connections/${id}/sync-runs`, undefined, other)).status).toBe(404)
+		expect((await t.json('DELETE', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+		expect((await t.json('POST', '/v3/connections/notion/documents', {}, other)).body).toEqual([])
+		const runs = (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length
+		const imported = await t.request('POST', '/v3/connections/notion/import', { body: {}, key: other })
+		expect(imported.status).toBe(202)
+		await Bun.sleep(500)
+		expect((await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length).toBe(runs)
+		const search = await t.json('POST', '/v3/search', { q: 'team ships', containerTag: 'private' }, other)
+		expect(search.body.results).toEqual([])
+	}, 60_000)
+
+	it('marks a connection whose grant was revoked as expired and stops its schedule', async () => {
+		const { id } = await h.connect({ containerTag: 'revoked' })
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
+		emulator.revokeAll()
+		const after = await h.settled(id, await h.sync('revoked'))
+		expect(after.status).toBe('expired')
+		expect(after.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired' })
+		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
+		expect((await h.items(id)).length).toBeGreaterThan(0)
+	}, 60_000)
+})
+
+describe('Notion connector: OAuth applications', () => {
+	it("uses the organization's own application from settings, and says what to configure without one", async () => {
+		const emulator = startNotionEmulator({ clientId: 'org-notion-app', clientSecret: 'org-notion-secret' })
+		const t = await startTestService('pglite', { plugins: [notion({ apiUrl: emulator.url })], extractor: null })
+		try {
+			const refused = await t.json('POST', '/v3/connections/notion', { containerTag: 'x' })
+			expect(refused.status).toBe(400)
+			expect(refused.body.details).toContain('NOTION_CLIENT_ID')
+			expect(refused.body.details).toContain('notionClientId')
+			await t.json('PATCH', '/v3/settings', {
+				notionClientId: 'org-notion-app',
+				notionClientSecret: 'org-notion-secret',
+				notionCustomKeyEnabled: true,
+			})
+			const created = await t.json('POST', '/v3/connections/notion', { containerTag: 'custom' })
+			expect(created.status).toBe(200)
+			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-notion-app')
+			const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+			const callback = new URL(consent.headers.get('location')!)
+			const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+			expect(landed.status).toBe(200)
+			expect(await landed.json()).toMatchObject({ success: true, connectionId: created.body.id })
+		} finally {
+			await t.stop()
+			emulator.stop()
+		}
+	}, 60_000)
+
+	it('refuses a token exchange without Basic auth (the emulator holds Notion to it)', async () => {
+		const emulator = startNotionEmulator()
+		try {
+			const form = await fetch(`${emulator.url}/v1/oauth/token`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({
+					grant_type: 'authorization_code',
+					code: 'x',
+					client_id: emulator.clientId,
+					client_secret: emulator.clientSecret,
+				}),
+			})
+			expect(form.status).toBe(401)
+		} finally {
+			emulator.stop()
+		}
+	})
+})

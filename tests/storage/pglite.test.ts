@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Driver } from '../../plugins/storage-postgres/db.ts'
+import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
+import { storagePostgres } from '../../plugins/storage-postgres/index.ts'
+import { migrate } from '../../plugins/storage-postgres/queries/index.ts'
+import { connectionStorageContract } from '../../testkit/contract/connection-storage.contract.ts'
+import { organizationContract } from '../../testkit/contract/organization.contract.ts'
+import { expectBoundedCommonWordsSearch, seededSearchPlans } from '../../testkit/contract/search-plans.ts'
+import { storageContract, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
+
+storageContract('storage-postgres on embedded PGlite', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-'))
+	return {
+		storage: storagePostgres({ dataDir }),
+		reopen: async () => storagePostgres({ dataDir }),
+		cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+	}
+})
+
+organizationContract('storage-postgres on embedded PGlite: organizations', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-org-'))
+	return {
+		storage: storagePostgres({ dataDir }),
+		reopen: async () => storagePostgres({ dataDir }),
+		cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+	}
+})
+
+connectionStorageContract('storage-postgres on embedded PGlite: connections', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'storage-pglite-connections-'))
+	return {
+		storage: storagePostgres({ dataDir }),
+		reopen: async () => storagePostgres({ dataDir }),
+		cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+	}
+})
+
+describe('storage-postgres on embedded PGlite: query plans', () => {
+	let driver: Driver
+	beforeAll(async () => {
+		driver = await openPglite('memory://')
+		await migrate(driver.db, TEST_VECTOR_SPACE)
+	})
+	afterAll(() => driver.close())
+
+	it('searches with the HNSW index and the full-text GIN index', async () => {
+		const plans = await seededSearchPlans(driver)
+		expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
+		expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
+	})
+
+	it('reads a bounded number of rows for words that most chunks hold', async () => {
+		await expectBoundedCommonWordsSearch(driver)
+	})
+})
