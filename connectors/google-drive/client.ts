@@ -10,3 +10,21 @@ export async function driveFor(ctx: Pick<SyncContext, 'accessToken'>, apiUrl: st
 	const { drive, auth } = await import('googleapis/build/src/apis/drive/index.js')
 	return drive({ version: 'v3', ...googleApiOptions(auth.OAuth2, ctx, apiUrl) })
 }
+
+/** Every shared drive the account is a member of (drives.list pages by 100 at most). */
+export async function sharedDrives(
+	drive: Drive,
+	signal?: AbortSignal,
+): Promise<{ id: string; name: string | null | undefined }[]> {
+	const found: { id: string; name: string | null | undefined }[] = []
+	let pageToken: string | undefined
+	do {
+		const { data } = await drive.drives.list(
+			{ pageSize: 100, fields: 'nextPageToken,drives(id,name)', ...(pageToken ? { pageToken } : {}) },
+			signal ? { signal } : {},
+		)
+		for (const shared of data.drives ?? []) if (shared.id) found.push({ id: shared.id, name: shared.name })
+		pageToken = data.nextPageToken ?? undefined
+	} while (pageToken)
+	return found
+}

@@ -16,9 +16,19 @@ const EXPORTS: Record<string, { mimeType: string; as: 'text' | 'file'; extension
 	[`${GOOGLE_APPS}document`]: { mimeType: 'text/markdown', as: 'text', sourceType: 'google_doc' },
 	[`${GOOGLE_APPS}spreadsheet`]: { mimeType: XLSX, as: 'file', extension: 'xlsx', sourceType: 'google_sheet' },
 	[`${GOOGLE_APPS}presentation`]: { mimeType: 'text/plain', as: 'text', sourceType: 'google_slide' },
+	// Drawings export as PDF, JPEG, PNG or SVG; PDF keeps their text for file ingestion.
+	[`${GOOGLE_APPS}drawing`]: {
+		mimeType: 'application/pdf',
+		as: 'file',
+		extension: 'pdf',
+		sourceType: 'google_drawing',
+	},
 }
 
-/** Folders and shortcuts are structure, not documents. */
+/**
+ * Folders and shortcuts are structure, not documents: a shortcut's target is imported where it lies (when it is in
+ * scope), never through the shortcut.
+ */
 export const isDocument = (file: DriveFile) => file.mimeType !== FOLDER && file.mimeType !== SHORTCUT
 
 export type FileEvent = Extract<SyncEvent, { type: 'upsert' | 'unchanged' | 'failure' | 'delete' }>
@@ -47,6 +57,15 @@ export async function readFile(
 	const version = versionOf(file)
 	if (await ctx.hasVersion(id, version)) return { type: 'unchanged', externalId: id }
 	const mimeType = file.mimeType ?? 'application/octet-stream'
+	// Google would refuse the download or export on every run: skipped, as a file over the size limit is.
+	if (file.capabilities?.canDownload === false) {
+		ctx.logger.info('a Drive file its owner does not let readers download was skipped', { fileId: id })
+		return { type: 'unchanged', externalId: id }
+	}
+	if (mimeType.startsWith(GOOGLE_APPS) && !EXPORTS[mimeType]) {
+		ctx.logger.info('a Google file kind with no text or file export was skipped', { fileId: id, mimeType })
+		return { type: 'unchanged', externalId: id }
+	}
 	const base: Omit<ExternalDocument, 'content' | 'file'> = {
 		externalId: id,
 		version,
@@ -60,8 +79,7 @@ export async function readFile(
 		},
 	}
 	if (mimeType.startsWith(GOOGLE_APPS)) {
-		const kind = EXPORTS[mimeType]
-		if (!kind) return { type: 'failure', externalId: id, error: `Drive cannot export ${mimeType} as text or a file` }
+		const kind = EXPORTS[mimeType]!
 		let bytes: Uint8Array
 		try {
 			const { data } = await drive.files.export(

@@ -25,7 +25,7 @@ export interface GoogleDriveCursor {
 	scope: string
 	/** False while the full listing is in progress (a resumed run lists again, skipping unchanged files). */
 	listed: boolean
-	/** When the last full listing ended (ms); chosen folders are listed again a day later. */
+	/** When the last full listing ended (ms); chosen folders are listed again a day later, the whole Drive a week later. */
 	listedAt: number
 	[key: string]: string | boolean | number
 }
@@ -42,4 +42,5 @@ export const DRIVE_SCOPE = 'https://www.googleapis.com/auth/drive.readonly'
 /** Every files.list and changes.list reaches shared drives too. */
 export const ALL_DRIVES = { supportsAllDrives: true, includeItemsFromAllDrives: true } as const
 
-export const FILE_FIELDS = 'id,name,mimeType,parents,trashed,version,modifiedTime,size,webViewLink,driveId'
+export const FILE_FIELDS =
+	'id,name,mimeType,parents,trashed,version,modifiedTime,size,webViewLink,driveId,capabilities/canDownload'

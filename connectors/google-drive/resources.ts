@@ -1,6 +1,6 @@
 import type { ResourcePage, SyncContext } from '../../core/index.ts'
 import { statusOf } from '../google/index.ts'
-import { driveFor } from './client.ts'
+import { driveFor, sharedDrives } from './client.ts'
 import { FOLDER } from './content.ts'
 import { ALL_DRIVES, type GoogleDriveSettings } from './options.ts'
 
@@ -22,8 +22,7 @@ export async function listFolders(
 	const parent = query.parentId ?? 'root'
 	const resources: Record<string, unknown>[] = []
 	if (query.parentId === null && query.page === 1) {
-		const { data } = await drive.drives.list({ pageSize: 100 })
-		for (const shared of data.drives ?? []) {
+		for (const shared of await sharedDrives(drive)) {
 			resources.push({ id: shared.id, name: shared.name, mimeType: FOLDER, kind: 'sharedDrive', parentId: null })
 		}
 	}

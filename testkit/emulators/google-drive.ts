@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { apiError, type GoogleEmulator, json } from './google.ts'
+import { apiError, type GoogleEmulator, json, type RateLimitKind, rateLimitError } from './google.ts'
 
 /**
  * Drive v3 on the Google emulator: files (list with the `q` clauses the connector uses, get, `alt=media`, export with
@@ -12,6 +12,12 @@ export const DOC = 'application/vnd.google-apps.document'
 export const SHEET = 'application/vnd.google-apps.spreadsheet'
 export const SLIDES = 'application/vnd.google-apps.presentation'
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+export const DRAWING = 'application/vnd.google-apps.drawing'
+export const FORM = 'application/vnd.google-apps.form'
+export const SHORTCUT = 'application/vnd.google-apps.shortcut'
+
+/** Drive's scopes that can read file content; any other token gets 403 `insufficientPermissions`. */
+const DRIVE_READ_SCOPES = ['https://www.googleapis.com/auth/drive', 'https://www.googleapis.com/auth/drive.readonly']
 
 const EXPORT_LIMIT = 10 * 1024 * 1024
 
@@ -29,10 +35,19 @@ export interface DriveFile {
 	exports?: Record<string, Uint8Array | string>
 	/** The size Drive reports when it differs from the content's (a file too large to hold here). */
 	claimedSize?: number
+	/** `capabilities.canDownload`: false when the owner disabled downloading for readers. */
+	canDownload?: boolean
+	/** A shortcut's target (`shortcutDetails`). */
+	targetId?: string
 }
 
+/**
+ * A change of the feed: a file's (`changeType: file`) or a shared drive's (`changeType: drive`; `removed` when it
+ * was deleted or the user lost access to it, drive/v3 Change.changeType and Change.removed).
+ */
 interface Change {
-	fileId: string
+	changeType: 'file' | 'drive'
+	fileId?: string
 	removed: boolean
 	time: string
 	driveId?: string
@@ -67,12 +82,39 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 	const now = () => new Date().toISOString()
 	const channelLifetime = options.channelLifetimeMs ?? 7 * 24 * 3600_000
 	/** As Google: watch channels only for HTTPS addresses (the emulator accepts http unless this is set). */
-	const state = { httpsOnly: false, rateLimitedContentReads: 0 }
-	const rateLimited = () =>
-		state.rateLimitedContentReads-- > 0 ? apiError(429, 'userRateLimitExceeded', 'User rate limit exceeded.') : null
+	const state = {
+		httpsOnly: false,
+		/** The next this many downloads and exports are refused as `rateLimitKind`. */
+		rateLimitedContentReads: 0,
+		/** The next this many calls of any kind are refused as `rateLimitKind`. */
+		rateLimitedCalls: 0,
+		rateLimitKind: '429' as RateLimitKind,
+		/**
+		 * `allDrives`: `corpora=allDrives` listings come back with `incompleteSearch: true`, shared drives' files
+		 * missing: "This may occur when searching multiple drives with the allDrives corpora" (drive/v3
+		 * FileList.incompleteSearch). `any`: every listing says so (not documented for one corpus; a client must not
+		 * trust a listing that says it is incomplete, whatever its corpus).
+		 */
+		incompleteSearch: false as false | 'allDrives' | 'any',
+	}
+	const rateLimited = () => (state.rateLimitedContentReads-- > 0 ? rateLimitError(state.rateLimitKind) : null)
+	/** Drive's routes: the token must carry a Drive scope, and a rate limit set on every call applies. */
+	const route = (method: string, pattern: RegExp, handler: Parameters<GoogleEmulator['route']>[2]) =>
+		google.route(
+			method,
+			pattern,
+			(context) => (state.rateLimitedCalls-- > 0 ? rateLimitError(state.rateLimitKind) : handler(context)),
+			{ scopes: DRIVE_READ_SCOPES },
+		)
 
 	function record(file: DriveFile, removed = false) {
-		changes.push({ fileId: file.id, removed, time: now(), ...(file.driveId ? { driveId: file.driveId } : {}) })
+		changes.push({
+			changeType: 'file',
+			fileId: file.id,
+			removed,
+			time: now(),
+			...(file.driveId ? { driveId: file.driveId } : {}),
+		})
 	}
 
 	const sizeOf = (file: DriveFile) => file.claimedSize ?? file.content?.length
@@ -93,8 +135,38 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 				: {}),
 			...(file.content ? { md5Checksum: createHash('md5').update(file.content).digest('hex') } : {}),
 			...(file.driveId ? { driveId: file.driveId } : {}),
+			...(file.targetId ? { shortcutDetails: { targetId: file.targetId } } : {}),
+			capabilities: { canDownload: file.canDownload ?? true },
 		}
 	}
+
+	/**
+	 * The top-level fields a `fields` mask asks for (`nextPageToken,incompleteSearch,files(id,name)`): Google returns
+	 * only those (https://developers.google.com/drive/api/guides/fields-parameter).
+	 */
+	function masked(body: Record<string, unknown>, fields: string | null): Record<string, unknown> {
+		if (!fields) return body
+		const wanted = new Set<string>()
+		let depth = 0
+		let name = ''
+		for (const char of `${fields},`) {
+			if (char === '(') depth++
+			else if (char === ')') depth--
+			else if (char === ',' && depth === 0) {
+				wanted.add(name.trim().split('/')[0]!)
+				name = ''
+			} else if (depth === 0) name += char
+		}
+		return Object.fromEntries(Object.entries(body).filter(([key]) => wanted.has(key)))
+	}
+
+	/**
+	 * A file whose owner turned off downloading for readers: its `capabilities.canDownload` is false and downloads and
+	 * exports are refused ("verify that users can download the file using the capabilities.canDownload field",
+	 * https://developers.google.com/drive/api/guides/manage-downloads).
+	 */
+	const cannotDownload = () =>
+		apiError(403, 'cannotDownloadFile', 'The user does not have permission to download this file.')
 
 	/** A shared drive's items are visible only to calls that say they support shared drives. */
 	const visible = (file: DriveFile, url: URL) => !file.driveId || url.searchParams.get('supportsAllDrives') === 'true'
@@ -133,50 +205,77 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		return { slice, next }
 	}
 
-	google.route('GET', /^\/drive\/v3\/about$/, ({ email }) =>
-		json({ user: { displayName: 'Ada', emailAddress: email } }),
-	)
+	route('GET', /^\/drive\/v3\/about$/, ({ email }) => json({ user: { displayName: 'Ada', emailAddress: email } }))
 
-	google.route('GET', /^\/drive\/v3\/drives$/, ({ url }) => {
+	// drives.list: pageSize 10 by default, at most 100 (drive/v3 drives.list).
+	route('GET', /^\/drive\/v3\/drives$/, ({ url }) => {
 		const all = [...drives].map(([id, name]) => ({ kind: 'drive#drive', id, name }))
-		const { slice, next } = page(all, url, 10)
-		return json({ drives: slice, ...(next ? { nextPageToken: next } : {}) })
+		const size = Math.min(Number(url.searchParams.get('pageSize') ?? 10), 100)
+		const start = Number(url.searchParams.get('pageToken') ?? 0)
+		const next = start + size < all.length ? String(start + size) : undefined
+		return json({ drives: all.slice(start, start + size), ...(next ? { nextPageToken: next } : {}) })
 	})
 
-	google.route('GET', /^\/drive\/v3\/files$/, ({ url }) => {
+	/**
+	 * files.list by corpus: `user` (the default) is My Drive and what is shared with the user; `drive` one shared
+	 * drive (`driveId`, with includeItemsFromAllDrives); `allDrives` both, which may come back incomplete.
+	 */
+	route('GET', /^\/drive\/v3\/files$/, ({ url }) => {
 		const allDrives =
 			url.searchParams.get('includeItemsFromAllDrives') === 'true' &&
 			url.searchParams.get('supportsAllDrives') === 'true'
 		const corpora = url.searchParams.get('corpora') ?? 'user'
-		let q: string
+		const driveId = url.searchParams.get('driveId')
+		if (corpora === 'drive' && (!driveId || !allDrives)) {
+			return apiError(400, 'invalid', 'corpora=drive needs driveId and includeItemsFromAllDrives=true')
+		}
+		if (corpora === 'allDrives' && !allDrives) {
+			return apiError(400, 'invalid', 'corpora=allDrives needs includeItemsFromAllDrives=true')
+		}
+		const incomplete = state.incompleteSearch === 'any' || (corpora === 'allDrives' && state.incompleteSearch !== false)
+		const inCorpus = (file: DriveFile) =>
+			corpora === 'drive'
+				? file.driveId === driveId
+				: corpora === 'allDrives'
+					? !file.driveId || (!incomplete && drives.has(file.driveId))
+					: !file.driveId
 		try {
-			q = url.searchParams.get('q') ?? ''
+			const q = url.searchParams.get('q') ?? ''
+			// `any`: the search missed everything it was asked for (the worst an incomplete search can be).
 			const listed = [...files.values()]
-				.filter((file) => !file.driveId || (allDrives && corpora !== 'user'))
+				.filter((file) => state.incompleteSearch !== 'any' && inCorpus(file))
 				.filter((file) => matches(file, q))
 				.sort((a, b) => a.id.localeCompare(b.id))
 			const { slice, next } = page(listed, url, 100)
-			return json({ kind: 'drive#fileList', files: slice.map(resource), ...(next ? { nextPageToken: next } : {}) })
+			const body = {
+				kind: 'drive#fileList',
+				incompleteSearch: incomplete,
+				files: slice.map(resource),
+				...(next ? { nextPageToken: next } : {}),
+			}
+			return json(masked(body, url.searchParams.get('fields')))
 		} catch (error) {
 			return apiError(400, 'invalid', `Invalid Value: ${(error as Error).message}`)
 		}
 	})
 
-	google.route('GET', /^\/drive\/v3\/files\/([^/]+)$/, async ({ url, params }) => {
+	route('GET', /^\/drive\/v3\/files\/([^/]+)$/, async ({ url, params }) => {
 		const file = files.get(params[0]!)
 		if (!file || !visible(file, url)) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
 		if (url.searchParams.get('alt') !== 'media') return json(resource(file))
 		if (!file.content) return apiError(403, 'fileNotDownloadable', 'Only files with binary content can be downloaded.')
+		if (file.canDownload === false) return cannotDownload()
 		const limited = rateLimited()
 		if (limited) return limited
 		if (options.contentDelayMs) await Bun.sleep(options.contentDelayMs)
 		return new Response(file.content, { headers: { 'content-type': file.mimeType } })
 	})
 
-	google.route('GET', /^\/drive\/v3\/files\/([^/]+)\/export$/, async ({ url, params }) => {
+	route('GET', /^\/drive\/v3\/files\/([^/]+)\/export$/, async ({ url, params }) => {
 		// files.export takes no supportsAllDrives: shared drives' files export as any other.
 		const file = files.get(params[0]!)
 		if (!file) return apiError(404, 'notFound', `File not found: ${params[0]}.`)
+		if (file.canDownload === false) return cannotDownload()
 		const limited = rateLimited()
 		if (limited) return limited
 		const type = url.searchParams.get('mimeType') ?? ''
@@ -190,11 +289,11 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		return new Response(bytes, { headers: { 'content-type': type } })
 	})
 
-	google.route('GET', /^\/drive\/v3\/changes\/startPageToken$/, () =>
+	route('GET', /^\/drive\/v3\/changes\/startPageToken$/, () =>
 		json({ kind: 'drive#startPageToken', startPageToken: String(changes.length + 1) }),
 	)
 
-	google.route('GET', /^\/drive\/v3\/changes$/, ({ url }) => {
+	route('GET', /^\/drive\/v3\/changes$/, ({ url }) => {
 		const token = Number(url.searchParams.get('pageToken'))
 		if (!Number.isInteger(token) || token < 1) return apiError(400, 'invalid', 'Invalid Value: pageToken')
 		const allDrives =
@@ -208,7 +307,16 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 			.filter((change) => !change.driveId || allDrives)
 			.filter((change) => includeRemoved || !change.removed)
 			.map((change) => {
-				const file = files.get(change.fileId)
+				if (change.changeType === 'drive') {
+					return {
+						kind: 'drive#change',
+						changeType: 'drive',
+						driveId: change.driveId,
+						removed: change.removed,
+						time: change.time,
+					}
+				}
+				const file = files.get(change.fileId!)
 				return {
 					kind: 'drive#change',
 					changeType: 'file',
@@ -225,7 +333,7 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		})
 	})
 
-	google.route('POST', /^\/drive\/v3\/changes\/watch$/, async ({ request, url }) => {
+	route('POST', /^\/drive\/v3\/changes\/watch$/, async ({ request, url }) => {
 		if (!url.searchParams.get('pageToken')) return apiError(400, 'required', 'Required parameter: pageToken')
 		const body = (await request.json()) as {
 			id?: string
@@ -262,7 +370,7 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 		})
 	})
 
-	google.route('POST', /^\/drive\/v3\/channels\/stop$/, async ({ request }) => {
+	route('POST', /^\/drive\/v3\/channels\/stop$/, async ({ request }) => {
 		const body = (await request.json()) as { id?: string; resourceId?: string }
 		const channel = channels.find((c) => c.id === body.id && c.resourceId === body.resourceId && !c.stopped)
 		if (!channel) return apiError(404, 'notFound', `Channel '${body.id}' not found for project`)
@@ -326,6 +434,33 @@ export function addDriveRoutes(google: GoogleEmulator, options: DriveEmulatorOpt
 				driveId: id,
 			})
 			return id
+		},
+		/** A Drawing: exports as PDF, JPEG, PNG or SVG (Drive's export table). */
+		drawing: (name: string, pdf: Uint8Array, parent = 'root') =>
+			put({
+				name,
+				mimeType: DRAWING,
+				parents: [parent],
+				exports: { 'application/pdf': pdf, 'image/svg+xml': '<svg/>' },
+			}),
+		/** A shortcut to `targetId` (`application/vnd.google-apps.shortcut`, with `shortcutDetails.targetId`). */
+		shortcut: (name: string, targetId: string, parent = 'root') =>
+			put({ name, mimeType: SHORTCUT, parents: [parent], targetId }),
+		/** The owner turns downloading off for readers (`capabilities.canDownload` false). */
+		forbidDownload(id: string) {
+			const file = files.get(id)!
+			Object.assign(file, { canDownload: false, version: file.version + 1, modifiedTime: now() })
+			record(file)
+		},
+		/**
+		 * A shared drive deleted, or the user's membership of it ended: the feed reports it as one `changeType: drive`
+		 * change with `removed: true`, and its files are no longer reachable. Whether Drive also reports each file
+		 * removed is not documented; the emulator reports none, the case a client must survive.
+		 */
+		removeSharedDrive(driveId: string) {
+			drives.delete(driveId)
+			for (const [id, file] of files) if (file.driveId === driveId) files.delete(id)
+			changes.push({ changeType: 'drive', driveId, removed: true, time: now() })
 		},
 		/** A file in a shared drive (directly under its root, or under `parent`). */
 		sharedFile(driveId: string, name: string, markdown: string, parent = driveId) {

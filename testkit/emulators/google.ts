@@ -16,6 +16,22 @@ export interface GoogleEmulatorOptions {
 	tokenLifetimeSeconds?: number
 }
 
+/**
+ * What each HTTP status is called in the `status` of Google's JSON errors (the google.rpc codes), e.g. a 403 is
+ * `PERMISSION_DENIED`, a 429 `RESOURCE_EXHAUSTED` (https://cloud.google.com/apis/design/errors#handling_errors).
+ */
+const RPC_STATUS: Record<number, string> = {
+	400: 'INVALID_ARGUMENT',
+	401: 'UNAUTHENTICATED',
+	403: 'PERMISSION_DENIED',
+	404: 'NOT_FOUND',
+	409: 'ABORTED',
+	412: 'FAILED_PRECONDITION',
+	429: 'RESOURCE_EXHAUSTED',
+	500: 'INTERNAL',
+	503: 'UNAVAILABLE',
+}
+
 export interface RouteContext {
 	request: Request
 	url: URL
@@ -32,6 +48,13 @@ interface Route {
 	pattern: RegExp
 	handler: RouteHandler
 	public: boolean
+	/** The token must carry one of these scopes, or Google answers 403 `insufficientPermissions`. */
+	scopes: string[] | null
+}
+
+export interface RouteOptions {
+	public?: boolean
+	scopes?: string[]
 }
 
 interface AccessGrant {
@@ -39,24 +62,49 @@ interface AccessGrant {
 	expiresAt: number
 	refreshToken: string
 	revoked: boolean
+	/** The scopes the user granted (space-separated, as the token response's `scope`). */
+	scope: string
+}
+
+/** A refresh token: one consent of one account to the application. */
+interface RefreshGrant {
+	revoked: boolean
+	scope: string
+	email: string
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
 	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
 
-/** An error in the shape Google's JSON APIs answer with. */
-export const apiError = (code: number, reason: string, message: string) =>
-	json(
-		{
-			error: {
-				code,
-				message,
-				errors: [{ domain: 'global', reason, message }],
-				status: code === 404 ? 'NOT_FOUND' : code === 401 ? 'UNAUTHENTICATED' : 'FAILED_PRECONDITION',
-			},
-		},
-		code,
-	)
+/**
+ * An error in the shape Google's JSON APIs answer with: `{ error: { code, message, errors: [{ domain, reason,
+ * message }], status } }` (https://developers.google.com/drive/api/guides/handle-errors).
+ */
+export const apiError = (code: number, reason: string, message: string, domain = 'global') =>
+	json({ error: { code, message, errors: [{ domain, reason, message }], status: RPC_STATUS[code] ?? 'UNKNOWN' } }, code)
+
+/**
+ * Google's rate-limit answers. Drive's per-user limit is a 403 `userRateLimitExceeded` (domain `usageLimits`), its
+ * project limit a 403 `rateLimitExceeded`, and further checks answer 429 (https://developers.google.com/drive/api/
+ * guides/limits, .../handle-errors#resolve_a_403_error_user_rate_limit_exceeded); Gmail answers 429
+ * `rateLimitExceeded` (https://developers.google.com/gmail/api/guides/handle-errors#resolve_a_429_error_too_many_requests).
+ */
+export type RateLimitKind = '403-user' | '403-project' | '429'
+export function rateLimitError(kind: RateLimitKind): Response {
+	if (kind === '403-user') return apiError(403, 'userRateLimitExceeded', 'User Rate Limit Exceeded', 'usageLimits')
+	if (kind === '403-project') return apiError(403, 'rateLimitExceeded', 'Rate Limit Exceeded', 'usageLimits')
+	return apiError(429, 'rateLimitExceeded', 'Rate Limit Exceeded', 'usageLimits')
+}
+
+/** A call whose token lacks the API's scope (the user unticked it on the consent screen). */
+const insufficientScopes = () =>
+	apiError(403, 'insufficientPermissions', 'Request had insufficient authentication scopes.')
+
+export const accountIdOf = (email: string) =>
+	`118${BigInt(`0x${createHash('sha256').update(email).digest('hex').slice(0, 14)}`)
+		.toString()
+		.padStart(18, '0')
+		.slice(0, 18)}`
 
 /** Google's OAuth errors: 400 (401 for a bad client) with `{ error, error_description }`. */
 const oauthError = (error: string, description: string, status = 400) =>
@@ -69,17 +117,30 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 	const lifetime = options.tokenLifetimeSeconds ?? 3599
 	const codes = new Map<
 		string,
-		{ redirectUri: string; challenge: string | null; method: string | null; offline: boolean; scope: string }
+		{
+			account: string
+			redirectUri: string
+			challenge: string | null
+			method: string | null
+			offline: boolean
+			scope: string
+		}
 	>()
 	const access = new Map<string, AccessGrant>()
-	/** Refresh token -> whether it still works. */
-	const refresh = new Map<string, { revoked: boolean; scope: string }>()
+	const refresh = new Map<string, RefreshGrant>()
 	const routes: Route[] = []
 	const log: string[] = []
+	/**
+	 * What the next consent does. `account`: who signs in (default `email`). `unticked`: scopes the user leaves
+	 * unticked on Google's granular consent screen, which the token's `scope` then omits ("the application must check
+	 * what scopes are granted by the users", https://developers.google.com/identity/protocols/oauth2/resources/granular-permissions).
+	 */
+	const consentState: { account: string; unticked: string[] } = { account: email, unticked: [] }
 
 	function issue(refreshToken: string, scope: string, withRefresh: boolean) {
 		const token = `ya29.${crypto.randomUUID().replaceAll('-', '')}`
-		access.set(token, { email, expiresAt: Date.now() + lifetime * 1000, refreshToken, revoked: false })
+		const owner = refresh.get(refreshToken)?.email ?? email
+		access.set(token, { email: owner, expiresAt: Date.now() + lifetime * 1000, refreshToken, revoked: false, scope })
 		return {
 			access_token: token,
 			expires_in: lifetime,
@@ -121,7 +182,7 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		}
 		log.push('POST /token code')
 		const refreshToken = `1//${crypto.randomUUID().replaceAll('-', '')}`
-		refresh.set(refreshToken, { revoked: false, scope: code.scope })
+		refresh.set(refreshToken, { revoked: false, scope: code.scope, email: code.account })
 		return json(issue(refreshToken, code.scope, code.offline))
 	}
 
@@ -136,11 +197,19 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		return json({})
 	}
 
-	/** A refresh token and every access token issued from it stop working. */
+	/**
+	 * Revoking any token of a grant ends the whole grant of that account to the application: every refresh token of
+	 * the account and every access token issued from them ("Revokes all of the scopes that the user granted to the
+	 * app", https://developers.google.com/identity/oauth2/web/reference/js-reference#google.accounts.oauth2.revoke).
+	 */
 	function revokeGrant(refreshToken: string) {
-		const grant = refresh.get(refreshToken)
-		if (grant) grant.revoked = true
-		for (const token of access.values()) if (token.refreshToken === refreshToken) token.revoked = true
+		const account = refresh.get(refreshToken)?.email
+		if (account === undefined) return
+		for (const [token, grant] of refresh) {
+			if (grant.email !== account) continue
+			grant.revoked = true
+			for (const issued of access.values()) if (issued.refreshToken === token) issued.revoked = true
+		}
 	}
 
 	function authorized(request: Request): AccessGrant | null {
@@ -155,12 +224,14 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 			return oauthError('invalid_client', 'The OAuth client was not found.', 401)
 		const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
 		const code = `4/${crypto.randomUUID()}`
+		const asked = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean)
 		codes.set(code, {
+			account: consentState.account,
 			redirectUri: redirect.toString(),
 			challenge: url.searchParams.get('code_challenge'),
 			method: url.searchParams.get('code_challenge_method'),
 			offline: url.searchParams.get('access_type') === 'offline',
-			scope: url.searchParams.get('scope') ?? '',
+			scope: asked.filter((scope) => !consentState.unticked.includes(scope)).join(' '),
 		})
 		log.push(`GET /o/oauth2/v2/auth prompt=${url.searchParams.get('prompt')}`)
 		redirect.searchParams.set('code', code)
@@ -168,14 +239,15 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		return new Response(null, { status: 302, headers: { location: redirect.toString() } })
 	}
 
-	const route = (method: string, pattern: RegExp, handler: RouteHandler, opts: { public?: boolean } = {}) => {
-		routes.push({ method, pattern, handler, public: opts.public ?? false })
+	const route = (method: string, pattern: RegExp, handler: RouteHandler, opts: RouteOptions = {}) => {
+		routes.push({ method, pattern, handler, public: opts.public ?? false, scopes: opts.scopes ?? null })
 	}
 	route('GET', /^\/o\/oauth2\/v2\/auth$/, ({ url }) => consent(url), { public: true })
 	route('POST', /^\/token$/, ({ request }) => token(request), { public: true })
 	route('POST', /^\/revoke$/, ({ request, url }) => revoke(request, url), { public: true })
+	// Google's account id (`id`, the `sub` of an ID token) is stable per account, unlike its email.
 	route('GET', /^\/oauth2\/v2\/userinfo$/, ({ email }) =>
-		json({ id: '1180000000001', email, verified_email: true, picture: 'https://example.com/ada.png' }),
+		json({ id: accountIdOf(email), email, verified_email: true, picture: 'https://example.com/ada.png' }),
 	)
 
 	const server = Bun.serve({
@@ -193,6 +265,8 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 					if (!grant) return apiError(401, 'authError', 'Request had invalid authentication credentials.')
 					grantEmail = grant.email
 					log.push(`${request.method} ${url.pathname}${url.search}`)
+					const held = grant.scope.split(' ')
+					if (candidate.scopes && !candidate.scopes.some((scope) => held.includes(scope))) return insufficientScopes()
 				}
 				const params = match.slice(1).map((part) => decodeURIComponent(part ?? ''))
 				return candidate.handler({ request, url, params, email: grantEmail })
@@ -210,6 +284,8 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		log,
 		/** Adds a route (checked after the ones before it); it needs a live access token unless `public`. */
 		route,
+		/** Who consents next and which scopes they untick (granular consent). */
+		consent: consentState,
 		/** The user revoked the application: every grant stops working (refreshes answer `invalid_grant`). */
 		revokeAll() {
 			for (const refreshToken of refresh.keys()) revokeGrant(refreshToken)
@@ -245,6 +321,8 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 			return ((await response.json()) as { access_token: string }).access_token
 		},
 		refreshTokenIsRevoked: (refreshToken: string) => refresh.get(refreshToken)?.revoked ?? true,
+		/** How many revocation calls Google received. */
+		revocations: () => log.filter((line) => line === 'POST /revoke').length,
 		liveRefreshTokens: () => [...refresh.values()].filter((grant) => !grant.revoked).length,
 		stop: () => server.stop(true),
 	}
