@@ -43,8 +43,11 @@ export const DEFAULT_SETTINGS: GmailSettings = { labels: [], includeAttachments:
 
 export const INBOX = 'INBOX'
 
-/** Labels that take a message out of the imported mail, whatever other labels it carries. */
-export const DISCARDED_LABELS = ['TRASH', 'SPAM']
+/**
+ * Labels that take a message out of the imported mail, whatever other labels it carries. A draft is not mail yet,
+ * and its message is replaced (a new id) on every save.
+ */
+export const DISCARDED_LABELS = ['TRASH', 'SPAM', 'DRAFT']
 
 export const wantedLabels = (settings: GmailSettings) => [INBOX, ...settings.labels.filter((id) => id !== INBOX)]
 

@@ -48,15 +48,12 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 	let complete = true
 	let page = resume?.fullPage ?? null
 	for (let label = resume?.fullLabel ?? 0; label < labels.length; label++) {
-		do {
-			const { data } = await guarded(() =>
-				run.gmail.users.threads.list({
-					userId: 'me',
-					labelIds: [labels[label]!],
-					maxResults: THREADS_PER_PAGE,
-					...(page ? { pageToken: page } : {}),
-				}),
-			)
+		for (;;) {
+			const data = await threadPage(run, labels[label]!, page)
+			if (data === 'refused') {
+				page = null
+				continue
+			}
 			for (const thread of data.threads ?? []) {
 				if (!thread.id || seen.has(thread.id)) continue
 				seen.add(thread.id)
@@ -67,11 +64,38 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 			page = data.nextPageToken ?? null
 			const next = page ? { fullLabel: label, fullPage: page } : { fullLabel: label + 1, fullPage: null }
 			yield { type: 'checkpoint', cursor: { historyId, ...next, scope: run.scope } }
-		} while (page)
+			if (!page) break
+		}
 	}
 	// Only a listing that saw everything in this run knows what is gone (a resumed one saw only its rest).
 	if (resume === null && complete) yield { type: 'present', externalIds: present }
 	yield { type: 'checkpoint', cursor: { historyId, fullLabel: null, fullPage: null, scope: run.scope } }
+}
+
+/**
+ * One page of a label's threads. A page token kept from an earlier run that Google no longer takes (400) is
+ * `refused`: the label is then listed from its first page (threads already held are not read again).
+ */
+async function threadPage(
+	run: GmailRun,
+	label: string,
+	page: string | null,
+): Promise<gmail_v1.Schema$ListThreadsResponse | 'refused'> {
+	try {
+		const { data } = await guarded(() =>
+			run.gmail.users.threads.list({
+				userId: 'me',
+				labelIds: [label],
+				maxResults: THREADS_PER_PAGE,
+				...(page ? { pageToken: page } : {}),
+			}),
+		)
+		return data
+	} catch (error) {
+		if (page === null || statusOf(error) !== 400) throw error
+		run.ctx.logger.info('gmail refused a stored page token: listing the label again', { label })
+		return 'refused'
+	}
 }
 
 /** False when Google no longer has the history since `startHistoryId` (it keeps about a week). */

@@ -1,5 +1,12 @@
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
-import { apiError, type GoogleEmulator, json, startGoogleEmulator } from './google.ts'
+import {
+	apiError,
+	type GoogleEmulator,
+	json,
+	type RateLimitKind,
+	rateLimitError,
+	startGoogleEmulator,
+} from './google.ts'
 
 /**
  * Gmail v1 on the Google emulator (`google.ts`): profile, labels, threads, raw messages, the mailbox history (404
@@ -46,6 +53,20 @@ export interface MailInput {
 }
 
 const SYSTEM_LABELS = ['INBOX', 'SENT', 'STARRED', 'IMPORTANT', 'TRASH', 'SPAM', 'DRAFT', 'UNREAD']
+
+/** Gmail's scopes that may read messages whole (`gmail.metadata` may not ask for `format=raw`). */
+const GMAIL_READ_SCOPES = [
+	'https://mail.google.com/',
+	'https://www.googleapis.com/auth/gmail.modify',
+	'https://www.googleapis.com/auth/gmail.readonly',
+]
+
+/** A mailbox's watch: Gmail keeps one per mailbox and Cloud project; `users.watch` sets it up "or updates" it. */
+export interface Watch {
+	topicName: string
+	labelIds: string[]
+	projectId: string
+}
 
 function quotedPrintable(bytes: Buffer): string {
 	let line = ''
@@ -125,7 +146,17 @@ export async function addGmailRoutes(google: GoogleEmulator, options: GmailRoute
 	const history: HistoryRecord[] = []
 	const userLabels = new Map<string, string>()
 	const log: string[] = []
+	/** Every `users.watch` call, in order. */
 	const watches: { topicName: string; labelIds: string[] }[] = []
+	/** The mailbox's live watches, by the Cloud project that made them. */
+	const activeWatches = new Map<string, Watch>()
+	/** Listing page tokens carry the generation they were issued in; an older generation is refused. */
+	let pageTokenGeneration = 1
+	const state = {
+		/** The next this many calls are refused with Gmail's rate-limit answer. */
+		rateLimitedCalls: 0,
+		rateLimitKind: '429' as RateLimitKind,
+	}
 	let historyId = 1000
 	let oldestHistoryId = 0
 	let nextId = 1
@@ -160,10 +191,19 @@ export async function addGmailRoutes(google: GoogleEmulator, options: GmailRoute
 	})
 
 	const gmail = (method: string, path: string, handler: Parameters<GoogleEmulator['route']>[2]) =>
-		google.route(method, new RegExp(`^/gmail/v1/users/me/${path}$`), (context) => {
-			log.push(`${method} /${context.url.pathname.split('/').slice(5).join('/')}`)
-			return handler(context)
-		})
+		google.route(
+			method,
+			new RegExp(`^/gmail/v1/users/me/${path}$`),
+			(context) => {
+				log.push(`${method} /${context.url.pathname.split('/').slice(5).join('/')}`)
+				if (state.rateLimitedCalls > 0) {
+					state.rateLimitedCalls--
+					return rateLimitError(state.rateLimitKind)
+				}
+				return handler(context)
+			},
+			{ scopes: GMAIL_READ_SCOPES },
+		)
 
 	google.route('GET', /^\/oauth2\/v3\/certs$/, () => json({ keys: [publicJwk] }), { public: true })
 	gmail('GET', 'profile', () =>
@@ -193,14 +233,20 @@ export async function addGmailRoutes(google: GoogleEmulator, options: GmailRoute
 		}
 		const ordered = [...threads].sort((a, b) => b[1] - a[1]).map(([threadId]) => threadId)
 		const size = threadPageSize ?? Math.min(Number(url.searchParams.get('maxResults') ?? 100), 500)
-		const start = Number(url.searchParams.get('pageToken') ?? 0)
+		// Gmail documents no lifetime for a page token; a token from an older generation is refused as Drive's are.
+		const token = url.searchParams.get('pageToken')
+		const [generation, offset] = (token ?? `${pageTokenGeneration}:0`).split(':').map(Number)
+		if (generation !== pageTokenGeneration || !Number.isInteger(offset)) {
+			return apiError(400, 'invalidArgument', 'Invalid pageToken')
+		}
+		const start = offset!
 		return json({
 			threads: ordered.slice(start, start + size).map((threadId) => ({
 				id: threadId,
 				historyId: String(threadHistoryId(threadId)),
 				snippet: '',
 			})),
-			...(start + size < ordered.length ? { nextPageToken: String(start + size) } : {}),
+			...(start + size < ordered.length ? { nextPageToken: `${pageTokenGeneration}:${start + size}` } : {}),
 			resultSizeEstimate: ordered.length,
 		})
 	})
@@ -236,17 +282,37 @@ export async function addGmailRoutes(google: GoogleEmulator, options: GmailRoute
 			...(offset + size < records.length ? { nextPageToken: String(offset + size) } : {}),
 		})
 	})
-	gmail('POST', 'watch', async ({ request }) => {
+	/**
+	 * users.watch: the topic "must exactly match your Google developer project id (the one executing this watch
+	 * request)" (WatchRequest.topicName); a second call from the same project replaces the watch ("Set up or update a
+	 * push notification watch on the given user mailbox", https://developers.google.com/gmail/api/reference/rest/v1/users/watch).
+	 */
+	gmail('POST', 'watch', async ({ request, projectId }) => {
 		const body = (await request.json()) as { topicName: string; labelIds: string[] }
 		watches.push({ topicName: body.topicName, labelIds: body.labelIds })
+		if (!body.topicName?.startsWith(`projects/${projectId}/topics/`)) {
+			return apiError(400, 'invalidArgument', `Invalid topicName does not match projects/${projectId}/topics/*`)
+		}
+		activeWatches.set(projectId, { topicName: body.topicName, labelIds: body.labelIds ?? [], projectId })
 		return json({ historyId: String(historyId), expiration: String(Date.now() + 7 * 24 * 3_600_000) })
 	})
-	gmail('POST', 'stop', () => new Response(null, { status: 204 }))
+	/** users.stop: "Stop receiving push notifications for the given user mailbox" (the calling project's watch). */
+	gmail('POST', 'stop', ({ projectId }) => {
+		activeWatches.delete(projectId)
+		return new Response(null, { status: 204 })
+	})
 
 	return {
 		emailAddress,
 		log,
 		watches,
+		state,
+		/** The mailbox's live watch of a Cloud project (default the emulator's own client's). */
+		activeWatch: (projectId = 'demo-project') => activeWatches.get(projectId) ?? null,
+		/** Every listing page token handed out so far stops working (Google refuses it with 400). */
+		expirePageTokens() {
+			pageTokenGeneration++
+		},
 		jwksUrl: `${google.url}/oauth2/v3/certs`,
 		historyId: () => historyId,
 		/** Creates a user label; returns its id. */
@@ -269,6 +335,20 @@ export async function addGmailRoutes(google: GoogleEmulator, options: GmailRoute
 			messages.set(id, message)
 			record('messagesAdded', message)
 			return { id, threadId: message.threadId }
+		},
+		/**
+		 * A draft in a thread: a message carrying only the DRAFT system label ("Drafts represent unsent messages with
+		 * the DRAFT system label applied", https://developers.google.com/gmail/api/guides/drafts).
+		 */
+		draft(input: MailInput, threadId: string) {
+			return this.deliver(input, { threadId, labels: ['DRAFT'] })
+		},
+		/** A draft saved again: Gmail replaces its message, whose id changes on every save (the drafts guide). */
+		saveDraft(messageId: string, input: MailInput) {
+			const old = messages.get(messageId)!
+			messages.delete(messageId)
+			record('messagesDeleted', old)
+			return this.deliver(input, { threadId: old.threadId, labels: ['DRAFT'] })
 		},
 		trash(messageId: string) {
 			const m = messages.get(messageId)!

@@ -14,6 +14,8 @@ export interface GoogleEmulatorOptions {
 	email?: string
 	/** Seconds an access token lives (Google: 3599). */
 	tokenLifetimeSeconds?: number
+	/** The Cloud project of the default client (Gmail checks a watch's topic against it). */
+	projectId?: string
 }
 
 /**
@@ -39,6 +41,8 @@ export interface RouteContext {
 	params: string[]
 	/** The authorized account (routes declared `{ public: true }` get an empty string). */
 	email: string
+	/** The Cloud project of the OAuth client the token was issued to (empty for public routes). */
+	projectId: string
 }
 
 export type RouteHandler = (context: RouteContext) => Response | Promise<Response>
@@ -64,13 +68,20 @@ interface AccessGrant {
 	revoked: boolean
 	/** The scopes the user granted (space-separated, as the token response's `scope`). */
 	scope: string
+	clientId: string
 }
 
-/** A refresh token: one consent of one account to the application. */
+/** A refresh token: one consent of one account to one OAuth client. */
 interface RefreshGrant {
 	revoked: boolean
 	scope: string
 	email: string
+	clientId: string
+}
+
+interface Client {
+	secret: string
+	projectId: string
 }
 
 export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -113,12 +124,17 @@ const oauthError = (error: string, description: string, status = 400) =>
 export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 	const clientId = options.clientId ?? 'emulated-client.apps.googleusercontent.com'
 	const clientSecret = options.clientSecret ?? 'emulated-secret'
+	/** OAuth clients by id, each in its Cloud project (an organization's own application is another client). */
+	const clients = new Map<string, Client>([
+		[clientId, { secret: clientSecret, projectId: options.projectId ?? 'demo-project' }],
+	])
 	const email = options.email ?? 'ada@example.com'
 	const lifetime = options.tokenLifetimeSeconds ?? 3599
 	const codes = new Map<
 		string,
 		{
 			account: string
+			clientId: string
 			redirectUri: string
 			challenge: string | null
 			method: string | null
@@ -139,8 +155,15 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 
 	function issue(refreshToken: string, scope: string, withRefresh: boolean) {
 		const token = `ya29.${crypto.randomUUID().replaceAll('-', '')}`
-		const owner = refresh.get(refreshToken)?.email ?? email
-		access.set(token, { email: owner, expiresAt: Date.now() + lifetime * 1000, refreshToken, revoked: false, scope })
+		const grant = refresh.get(refreshToken)!
+		access.set(token, {
+			email: grant.email,
+			clientId: grant.clientId,
+			expiresAt: Date.now() + lifetime * 1000,
+			refreshToken,
+			revoked: false,
+			scope,
+		})
 		return {
 			access_token: token,
 			expires_in: lifetime,
@@ -150,21 +173,26 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		}
 	}
 
-	function clientOf(request: Request, form: URLSearchParams): boolean {
+	/** The authenticated client's id, or null. */
+	function clientOf(request: Request, form: URLSearchParams): string | null {
 		const header = request.headers.get('authorization')
-		if (header?.startsWith('Basic ')) {
-			const [id, secret] = Buffer.from(header.slice(6), 'base64').toString().split(':').map(decodeURIComponent)
-			return id === clientId && secret === clientSecret
-		}
-		return form.get('client_id') === clientId && form.get('client_secret') === clientSecret
+		const basic = header?.startsWith('Basic ')
+			? Buffer.from(header.slice(6), 'base64').toString().split(':').map(decodeURIComponent)
+			: null
+		const id = basic ? basic[0] : form.get('client_id')
+		const secret = basic ? basic[1] : form.get('client_secret')
+		return id && clients.get(id)?.secret === secret ? id : null
 	}
 
 	async function token(request: Request): Promise<Response> {
 		const form = new URLSearchParams(await request.text())
-		if (!clientOf(request, form)) return oauthError('invalid_client', 'The OAuth client was not found.', 401)
+		const client = clientOf(request, form)
+		if (!client) return oauthError('invalid_client', 'The OAuth client was not found.', 401)
 		if (form.get('grant_type') === 'refresh_token') {
 			const grant = refresh.get(form.get('refresh_token') ?? '')
-			if (!grant || grant.revoked) return oauthError('invalid_grant', 'Token has been expired or revoked.')
+			if (!grant || grant.revoked || grant.clientId !== client) {
+				return oauthError('invalid_grant', 'Token has been expired or revoked.')
+			}
 			log.push('POST /token refresh')
 			// Google does not rotate refresh tokens: the answer carries none.
 			return json(issue(form.get('refresh_token')!, grant.scope, false))
@@ -173,7 +201,7 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 			return oauthError('unsupported_grant_type', 'Invalid grant_type')
 		const code = codes.get(form.get('code') ?? '')
 		codes.delete(form.get('code') ?? '')
-		if (!code) return oauthError('invalid_grant', 'Malformed auth code.')
+		if (!code || code.clientId !== client) return oauthError('invalid_grant', 'Malformed auth code.')
 		if (code.redirectUri !== form.get('redirect_uri')) return oauthError('redirect_uri_mismatch', 'Bad Request')
 		if (code.challenge) {
 			const verifier = form.get('code_verifier') ?? ''
@@ -182,7 +210,7 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		}
 		log.push('POST /token code')
 		const refreshToken = `1//${crypto.randomUUID().replaceAll('-', '')}`
-		refresh.set(refreshToken, { revoked: false, scope: code.scope, email: code.account })
+		refresh.set(refreshToken, { revoked: false, scope: code.scope, email: code.account, clientId: client })
 		return json(issue(refreshToken, code.scope, code.offline))
 	}
 
@@ -198,15 +226,16 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 	}
 
 	/**
-	 * Revoking any token of a grant ends the whole grant of that account to the application: every refresh token of
-	 * the account and every access token issued from them ("Revokes all of the scopes that the user granted to the
-	 * app", https://developers.google.com/identity/oauth2/web/reference/js-reference#google.accounts.oauth2.revoke).
+	 * Revoking any token of a grant ends the whole grant of that account to that OAuth client: every refresh token of
+	 * the account and client and every access token issued from them ("Revokes all of the scopes that the user
+	 * granted to the app", https://developers.google.com/identity/oauth2/web/reference/js-reference#google.accounts.oauth2.revoke).
+	 * Grants of the same account to another client are untouched.
 	 */
 	function revokeGrant(refreshToken: string) {
-		const account = refresh.get(refreshToken)?.email
-		if (account === undefined) return
+		const revoked = refresh.get(refreshToken)
+		if (revoked === undefined) return
 		for (const [token, grant] of refresh) {
-			if (grant.email !== account) continue
+			if (grant.email !== revoked.email || grant.clientId !== revoked.clientId) continue
 			grant.revoked = true
 			for (const issued of access.values()) if (issued.refreshToken === token) issued.revoked = true
 		}
@@ -220,13 +249,14 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 	}
 
 	function consent(url: URL): Response {
-		if (url.searchParams.get('client_id') !== clientId)
-			return oauthError('invalid_client', 'The OAuth client was not found.', 401)
+		const client = url.searchParams.get('client_id') ?? ''
+		if (!clients.has(client)) return oauthError('invalid_client', 'The OAuth client was not found.', 401)
 		const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
 		const code = `4/${crypto.randomUUID()}`
 		const asked = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean)
 		codes.set(code, {
 			account: consentState.account,
+			clientId: client,
 			redirectUri: redirect.toString(),
 			challenge: url.searchParams.get('code_challenge'),
 			method: url.searchParams.get('code_challenge_method'),
@@ -260,16 +290,18 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 				const match = candidate.pattern.exec(url.pathname)
 				if (!match) continue
 				let grantEmail = ''
+				let projectId = ''
 				if (!candidate.public) {
 					const grant = authorized(request)
 					if (!grant) return apiError(401, 'authError', 'Request had invalid authentication credentials.')
 					grantEmail = grant.email
+					projectId = clients.get(grant.clientId)?.projectId ?? ''
 					log.push(`${request.method} ${url.pathname}${url.search}`)
 					const held = grant.scope.split(' ')
 					if (candidate.scopes && !candidate.scopes.some((scope) => held.includes(scope))) return insufficientScopes()
 				}
 				const params = match.slice(1).map((part) => decodeURIComponent(part ?? ''))
-				return candidate.handler({ request, url, params, email: grantEmail })
+				return candidate.handler({ request, url, params, email: grantEmail, projectId })
 			}
 			return apiError(404, 'notFound', `no route ${request.method} ${url.pathname}`)
 		},
@@ -286,6 +318,10 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		route,
 		/** Who consents next and which scopes they untick (granular consent). */
 		consent: consentState,
+		/** Another OAuth client (an organization's own application), in its own Cloud project. */
+		addClient(id: string, secret: string, projectId: string) {
+			clients.set(id, { secret, projectId })
+		},
 		/** The user revoked the application: every grant stops working (refreshes answer `invalid_grant`). */
 		revokeAll() {
 			for (const refreshToken of refresh.keys()) revokeGrant(refreshToken)
