@@ -1,21 +1,22 @@
 import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
-import { ConnectorAuthError, type SyncContext } from '../../core/index.ts'
-import { googleApiOptions, statusOf } from '../google/index.ts'
+import type { SyncContext } from '../../core/index.ts'
+import { type GoogleCalls, googleApiOptions, googleCalls } from '../google/index.ts'
+import { GMAIL_SCOPE } from './options.ts'
 
 export type Gmail = gmail_v1.Gmail
 
-/** googleapis' Gmail client (loaded on first use) on the connection's token, at `apiUrl` (unset: Gmail's own). */
-export async function gmailClient(apiUrl: string | undefined, ctx: Pick<SyncContext, 'accessToken'>): Promise<Gmail> {
-	const { gmail, auth } = await import('googleapis/build/src/apis/gmail')
-	return gmail({ version: 'v1', ...googleApiOptions(auth.OAuth2, ctx, apiUrl), retry: false })
+/** Gmail v1 for one connection, and `call`, which every request goes through (token, 401 refresh, retries). */
+export interface GmailApi {
+	gmail: Gmail
+	call: GoogleCalls<unknown>['call']
 }
 
-/** Google answers 401 to a revoked or expired grant: the connection then needs authorizing again. */
-export async function guarded<T>(call: () => Promise<T>): Promise<T> {
-	try {
-		return await call()
-	} catch (error) {
-		if (statusOf(error) === 401) throw new ConnectorAuthError('Google refused the token (revoked or expired)')
-		throw error
-	}
+/** googleapis' Gmail client (loaded on first use) at `apiUrl` (unset: Gmail's own). */
+export async function gmailClient(
+	apiUrl: string | undefined,
+	ctx: Pick<SyncContext, 'withToken' | 'connectionId' | 'signal'>,
+): Promise<GmailApi> {
+	const { gmail, auth } = await import('googleapis/build/src/apis/gmail')
+	const calls = googleCalls(auth.OAuth2, ctx, GMAIL_SCOPE)
+	return { gmail: gmail({ version: 'v1', ...googleApiOptions(calls, apiUrl) }), call: calls.call }
 }

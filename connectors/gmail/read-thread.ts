@@ -2,7 +2,6 @@ import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
 import { type ExternalDocument, runIsolated } from '../../core/index.ts'
 import { statusOf } from '../google/index.ts'
 import { attachmentDocuments } from './attachments.ts'
-import { guarded } from './client.ts'
 import type { ReadMessage } from './in-thread.ts'
 import { UnreadableMessageError } from './mime.ts'
 import { DISCARDED_LABELS, wantedLabels } from './options.ts'
@@ -31,7 +30,9 @@ export type ThreadRead =
 export async function readThread(run: GmailRun, threadId: string, listing: boolean): Promise<ThreadRead> {
 	let thread: gmail_v1.Schema$Thread
 	try {
-		thread = (await guarded(() => run.gmail.users.threads.get({ userId: 'me', id: threadId, format: 'minimal' }))).data
+		thread = (
+			await run.api.call(() => run.api.gmail.users.threads.get({ userId: 'me', id: threadId, format: 'minimal' }))
+		).data
 	} catch (error) {
 		if (statusOf(error) === 404) return { kind: 'gone' }
 		throw error
@@ -53,7 +54,9 @@ export async function readThread(run: GmailRun, threadId: string, listing: boole
 	}
 	const raws: { id: string; raw: Uint8Array; internalDate: number }[] = []
 	for (const message of kept) {
-		const { data } = await guarded(() => run.gmail.users.messages.get({ userId: 'me', id: message.id!, format: 'raw' }))
+		const { data } = await run.api.call(() =>
+			run.api.gmail.users.messages.get({ userId: 'me', id: message.id!, format: 'raw' }),
+		)
 		const raw = Buffer.from(data.raw ?? '', 'base64url')
 		if (raw.length > run.limits.maxMessageBytes) {
 			throw new UnreadableMessageError(

@@ -1,5 +1,5 @@
 import type { ResourcePage, SyncContext } from '../../core/index.ts'
-import { gmailClient, guarded } from './client.ts'
+import { gmailClient } from './client.ts'
 import { type GmailSettings, INBOX } from './options.ts'
 
 /** Labels that are never worth importing on their own. */
@@ -7,8 +7,8 @@ const HIDDEN = new Set(['TRASH', 'SPAM', 'DRAFT', 'UNREAD', 'CHAT'])
 
 /** The mailbox's labels (INBOX is always imported; the others are chosen). */
 export async function listLabels(apiUrl: string | undefined, ctx: SyncContext<GmailSettings>): Promise<ResourcePage> {
-	const gmail = await gmailClient(apiUrl, ctx)
-	const { data } = await guarded(() => gmail.users.labels.list({ userId: 'me' }))
+	const api = await gmailClient(apiUrl, ctx)
+	const { data } = await api.call(() => api.gmail.users.labels.list({ userId: 'me' }))
 	const resources = (data.labels ?? [])
 		.filter((label) => label.id && !HIDDEN.has(label.id) && !label.id.startsWith('CATEGORY_'))
 		.map((label) => ({

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { SyncContext } from '../../core/index.ts'
-import type { Gmail } from './client.ts'
+import type { GmailApi } from './client.ts'
 import type { GmailSettings } from './options.ts'
 
 export interface ThreadLimits {
@@ -10,7 +10,7 @@ export interface ThreadLimits {
 
 /** One sync's client, connection and options. */
 export interface GmailRun {
-	gmail: Gmail
+	api: GmailApi
 	ctx: SyncContext<GmailSettings>
 	limits: ThreadLimits
 	includeAttachments: boolean

@@ -1,7 +1,7 @@
 import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
-import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../../core/index.ts'
+import type { SyncContext, SyncEvent } from '../../core/index.ts'
 import { endsRun, statusOf } from '../google/index.ts'
-import { gmailClient, guarded } from './client.ts'
+import { gmailClient } from './client.ts'
 import { type GmailCursor, type GmailSettings, scopeOf, wantedLabels } from './options.ts'
 import { readThread } from './read-thread.ts'
 import type { GmailRun, ThreadLimits } from './run.ts'
@@ -22,7 +22,7 @@ export async function* syncGmail(
 ): AsyncGenerator<Event> {
 	const includeAttachments = ctx.settings.includeAttachments || ctx.metadata.includeAttachments === true
 	const run: GmailRun = {
-		gmail: await gmailClient(options.apiUrl, ctx),
+		api: await gmailClient(options.apiUrl, ctx),
 		ctx,
 		limits: options.limits,
 		includeAttachments,
@@ -40,7 +40,7 @@ export async function* syncGmail(
 async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<Event> {
 	// Taken before listing: whatever changes during the listing is in the history read next time.
 	const historyId =
-		resume?.historyId ?? (await guarded(() => run.gmail.users.getProfile({ userId: 'me' }))).data.historyId
+		resume?.historyId ?? (await run.api.call(() => run.api.gmail.users.getProfile({ userId: 'me' }))).data.historyId
 	if (!historyId) throw new Error('Gmail returned no history id for the mailbox')
 	const labels = wantedLabels(run.ctx.settings)
 	const seen = new Set<string>()
@@ -68,7 +68,7 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 		}
 	}
 	// Only a listing that saw everything in this run knows what is gone (a resumed one saw only its rest).
-	if (resume === null && complete) yield { type: 'present', externalIds: present }
+	if (resume === null && complete) yield { type: 'present', externalIds: present, complete: true, scope: 'mailbox' }
 	yield { type: 'checkpoint', cursor: { historyId, fullLabel: null, fullPage: null, scope: run.scope } }
 }
 
@@ -82,8 +82,8 @@ async function threadPage(
 	page: string | null,
 ): Promise<gmail_v1.Schema$ListThreadsResponse | 'refused'> {
 	try {
-		const { data } = await guarded(() =>
-			run.gmail.users.threads.list({
+		const { data } = await run.api.call(() =>
+			run.api.gmail.users.threads.list({
 				userId: 'me',
 				labelIds: [label],
 				maxResults: THREADS_PER_PAGE,
@@ -98,17 +98,43 @@ async function threadPage(
 	}
 }
 
-/** False when Google no longer has the history since `startHistoryId` (it keeps about a week). */
+/** Threads the incremental sync reads between two checkpoints, at most. */
+const CHECKPOINT_EVERY = 50
+
+/** The threads one history record touched. */
+function threadsOf(record: gmail_v1.Schema$History): string[] {
+	const changed = [
+		...(record.messages ?? []),
+		...[
+			...(record.messagesAdded ?? []),
+			...(record.messagesDeleted ?? []),
+			...(record.labelsAdded ?? []),
+			...(record.labelsRemoved ?? []),
+		].map((entry) => entry.message ?? {}),
+	]
+	return changed.flatMap((message) => (message.threadId ? [message.threadId] : []))
+}
+
+/**
+ * The threads the history touched since `startHistoryId`, read record by record in history order; a checkpoint at
+ * the last record whose threads are all read, every few dozen threads, so a stopped run resumes there. False when
+ * Google no longer has that history (it keeps about a week).
+ */
 async function* incremental(run: GmailRun, startHistoryId: string): AsyncGenerator<Event, boolean> {
-	const touched = new Set<string>()
-	let latest = startHistoryId
+	const synced = new Set<string>()
+	const checkpoint = (historyId: string): Event => ({
+		type: 'checkpoint',
+		cursor: { historyId, fullLabel: null, fullPage: null, scope: run.scope },
+	})
+	let reached = startHistoryId
+	let sinceCheckpoint = 0
 	let page: string | null = null
 	do {
 		let data: gmail_v1.Schema$ListHistoryResponse
 		try {
 			data = (
-				await guarded(() =>
-					run.gmail.users.history.list({
+				await run.api.call(() =>
+					run.api.gmail.users.history.list({
 						userId: 'me',
 						startHistoryId,
 						maxResults: HISTORY_PER_PAGE,
@@ -122,22 +148,23 @@ async function* incremental(run: GmailRun, startHistoryId: string): AsyncGenerat
 			throw error
 		}
 		for (const record of data.history ?? []) {
-			const changed = [
-				...(record.messages ?? []),
-				...[
-					...(record.messagesAdded ?? []),
-					...(record.messagesDeleted ?? []),
-					...(record.labelsAdded ?? []),
-					...(record.labelsRemoved ?? []),
-				].map((entry) => entry.message ?? {}),
-			]
-			for (const message of changed) if (message.threadId) touched.add(message.threadId)
+			for (const threadId of threadsOf(record)) {
+				if (synced.has(threadId)) continue
+				synced.add(threadId)
+				yield* syncThread(run, threadId, false)
+				sinceCheckpoint++
+			}
+			if (record.id) reached = record.id
+			if (sinceCheckpoint >= CHECKPOINT_EVERY) {
+				yield checkpoint(reached)
+				sinceCheckpoint = 0
+			}
 		}
-		if (data.historyId) latest = data.historyId
 		page = data.nextPageToken ?? null
+		// The last page's historyId is the mailbox's: every record up to it has been read.
+		if (!page && data.historyId) reached = data.historyId
 	} while (page)
-	for (const threadId of touched) yield* syncThread(run, threadId, false)
-	yield { type: 'checkpoint', cursor: { historyId: latest, fullLabel: null, fullPage: null, scope: run.scope } }
+	yield checkpoint(reached)
 	return true
 }
 
@@ -151,7 +178,7 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 		const thread = await readThread(run, threadId, listing)
 		if (thread.kind === 'gone') {
 			yield { type: 'delete', externalId: threadId }
-			yield { type: 'present', prefix: `${threadId}:`, externalIds: [] }
+			yield { type: 'present', prefix: `${threadId}:`, externalIds: [], complete: true }
 			return []
 		}
 		if (thread.kind === 'unchanged') {
@@ -167,11 +194,10 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 		}
 		for (const failure of thread.failures) yield { type: 'failure', ...failure }
 		const attachmentIds = thread.attachments.map((attachment) => attachment.externalId)
-		yield { type: 'present', prefix: `${threadId}:`, externalIds: attachmentIds }
+		yield { type: 'present', prefix: `${threadId}:`, externalIds: attachmentIds, complete: true }
 		return [threadId, ...attachmentIds]
 	} catch (error) {
-		if (error instanceof ConnectorAuthError) throw error
-		// Gmail's 403s are mailbox-wide (a rate limit, the API off for the account): they end the run as well.
+		// Gmail's other 403s are mailbox-wide (the API off for the account, a domain policy): they end the run too.
 		if (endsRun(error) || statusOf(error) === 403) throw error
 		yield { type: 'failure', externalId: threadId, error: (error as Error).message }
 		return null

@@ -1,7 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose'
 import type { Subscription, SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
 import { statusOf } from '../google/index.ts'
-import { gmailClient, guarded } from './client.ts'
+import { gmailClient } from './client.ts'
 import { type GmailSettings, wantedLabels } from './options.ts'
 
 export interface PushOptions {
@@ -51,9 +51,9 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		return keys
 	}
 	const watch = async (ctx: SyncContext<GmailSettings>) => {
-		const gmail = await gmailClient(options.apiUrl, ctx)
-		const { data } = await guarded(() =>
-			gmail.users.watch({
+		const api = await gmailClient(options.apiUrl, ctx)
+		const { data } = await api.call(() =>
+			api.gmail.users.watch({
 				userId: 'me',
 				requestBody: {
 					topicName: options.topic!,
@@ -63,7 +63,7 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 			}),
 		)
 		const expiration = Number(data.expiration ?? 0) || Date.now() + 7 * 24 * 3_600_000
-		return { gmail, expiresAt: new Date(Math.min(expiration, Date.now() + RENEW_AFTER_MS)).toISOString() }
+		return { api, expiresAt: new Date(Math.min(expiration, Date.now() + RENEW_AFTER_MS)).toISOString() }
 	}
 	return {
 		routeKeys(request) {
@@ -92,8 +92,8 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		deliveryId: (request) => envelopeOf(request).messageId,
 		async subscribe(ctx): Promise<Subscription[]> {
 			if (!options.topic) return []
-			const { gmail, expiresAt } = await watch(ctx)
-			const { data } = await guarded(() => gmail.users.getProfile({ userId: 'me' }))
+			const { api, expiresAt } = await watch(ctx)
+			const { data } = await api.call(() => api.gmail.users.getProfile({ userId: 'me' }))
 			const address = (data.emailAddress ?? '').toLowerCase()
 			return [{ externalId: address, routeKey: address, expiresAt, data: { topic: options.topic } }]
 		},
@@ -102,9 +102,9 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 			return { expiresAt: (await watch(ctx)).expiresAt }
 		},
 		async unsubscribe(ctx) {
-			const gmail = await gmailClient(options.apiUrl, ctx)
+			const api = await gmailClient(options.apiUrl, ctx)
 			try {
-				await gmail.users.stop({ userId: 'me' })
+				await api.call(() => api.gmail.users.stop({ userId: 'me' }))
 			} catch (error) {
 				if (statusOf(error) !== 404) throw error
 			}

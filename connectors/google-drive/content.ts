@@ -1,6 +1,6 @@
 import type { ExternalDocument, SyncContext, SyncEvent } from '../../core/index.ts'
 import { endsRun, reasonOf, statusOf } from '../google/index.ts'
-import type { Drive, DriveFile } from './client.ts'
+import type { DriveApi, DriveFile } from './client.ts'
 import { MAX_EXPORT_BYTES } from './options.ts'
 
 const GOOGLE_APPS = 'application/vnd.google-apps.'
@@ -48,7 +48,7 @@ function describe(error: unknown): string {
  * bytes, which the service's file ingestion reads; unchanged versions are not read again; too large: skipped.
  */
 export async function readFile(
-	drive: Drive,
+	api: DriveApi,
 	ctx: Pick<SyncContext, 'hasVersion' | 'signal' | 'logger'>,
 	file: DriveFile,
 	limits: { maxFileBytes: number },
@@ -82,16 +82,18 @@ export async function readFile(
 		const kind = EXPORTS[mimeType]!
 		let bytes: Uint8Array
 		try {
-			const { data } = await drive.files.export(
-				{ fileId: id, mimeType: kind.mimeType },
-				{ responseType: 'arraybuffer', signal: ctx.signal },
+			const { data } = await api.call(() =>
+				api.drive.files.export(
+					{ fileId: id, mimeType: kind.mimeType },
+					{ responseType: 'arraybuffer', signal: ctx.signal },
+				),
 			)
 			bytes = new Uint8Array(data as ArrayBuffer)
 		} catch (error) {
 			if (endsRun(error)) throw error
 			if (statusOf(error) === 404) return { type: 'delete', externalId: id }
 			if (reasonOf(error) === 'exportSizeLimitExceeded') {
-				return { type: 'failure', externalId: id, error: "the export is over Google's 10 MB limit" }
+				return { type: 'failure', externalId: id, error: "the export is over Google's 10 MB limit", retry: 'permanent' }
 			}
 			return { type: 'failure', externalId: id, error: describe(error) }
 		}
@@ -115,9 +117,11 @@ export async function readFile(
 	}
 	let bytes: Uint8Array
 	try {
-		const { data } = await drive.files.get(
-			{ fileId: id, alt: 'media', supportsAllDrives: true },
-			{ responseType: 'arraybuffer', signal: ctx.signal },
+		const { data } = await api.call(() =>
+			api.drive.files.get(
+				{ fileId: id, alt: 'media', supportsAllDrives: true },
+				{ responseType: 'arraybuffer', signal: ctx.signal },
+			),
 		)
 		bytes = new Uint8Array(data as ArrayBuffer)
 	} catch (error) {

@@ -18,24 +18,26 @@ export async function listFolders(
 	query: { page: number; perPage: number; parentId: string | null },
 ): Promise<ResourcePage> {
 	if (query.parentId !== null && !DRIVE_ID.test(query.parentId)) throw new Error('parentId is not a Drive folder id')
-	const drive = await driveFor(ctx, apiUrl)
+	const api = await driveFor(ctx, apiUrl)
 	const parent = query.parentId ?? 'root'
 	const resources: Record<string, unknown>[] = []
 	if (query.parentId === null && query.page === 1) {
-		for (const shared of await sharedDrives(drive)) {
+		for (const shared of await sharedDrives(api)) {
 			resources.push({ id: shared.id, name: shared.name, mimeType: FOLDER, kind: 'sharedDrive', parentId: null })
 		}
 	}
 	let pageToken: string | undefined
 	for (let page = 1; page <= query.page; page++) {
-		const { data } = await drive.files.list({
-			q: `'${parent}' in parents and mimeType = '${FOLDER}' and trashed = false`,
-			corpora: 'allDrives',
-			...ALL_DRIVES,
-			pageSize: query.perPage,
-			fields: 'nextPageToken,files(id,name,mimeType,parents,driveId)',
-			...(pageToken ? { pageToken } : {}),
-		})
+		const { data } = await api.call(() =>
+			api.drive.files.list({
+				q: `'${parent}' in parents and mimeType = '${FOLDER}' and trashed = false`,
+				corpora: 'allDrives',
+				...ALL_DRIVES,
+				pageSize: query.perPage,
+				fields: 'nextPageToken,files(id,name,mimeType,parents,driveId)',
+				...(pageToken ? { pageToken } : {}),
+			}),
+		)
 		if (page === query.page) {
 			for (const folder of data.files ?? []) {
 				resources.push({
@@ -68,12 +70,14 @@ export async function configureFolders(
 		return resource.id
 	})
 	if (ids.length === 0) return { folders: [] }
-	const drive = await driveFor(ctx, apiUrl)
+	const api = await driveFor(ctx, apiUrl)
 	const folders = []
 	for (const id of new Set(ids)) {
 		let found: { name?: string | null; mimeType?: string | null }
 		try {
-			found = (await drive.files.get({ fileId: id, fields: 'id,name,mimeType', supportsAllDrives: true })).data
+			found = (
+				await api.call(() => api.drive.files.get({ fileId: id, fields: 'id,name,mimeType', supportsAllDrives: true }))
+			).data
 		} catch (error) {
 			if (statusOf(error) === 404) throw new Error(`Drive has no folder ${id} this account can read`)
 			throw error

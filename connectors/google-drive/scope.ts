@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { statusOf } from '../google/index.ts'
-import type { Drive } from './client.ts'
+import type { DriveApi } from './client.ts'
 import type { GoogleDriveSettings } from './options.ts'
 
 /** Names the folder selection, so a cursor made for another selection is recognised. */
@@ -23,7 +23,7 @@ const MAX_DEPTH = 64
  * Whether a file lies under one of the chosen folders, found by walking its parents up (the changes feed is
  * account-wide). Parents of folders are cached for the run.
  */
-export function folderScope(drive: Drive, settings: GoogleDriveSettings) {
+export function folderScope(api: DriveApi, settings: GoogleDriveSettings) {
 	const chosen = new Set(settings.folders.map((folder) => folder.id))
 	const parentsOf = new Map<string, string[]>()
 
@@ -31,7 +31,9 @@ export function folderScope(drive: Drive, settings: GoogleDriveSettings) {
 		const known = parentsOf.get(id)
 		if (known) return known
 		try {
-			const { data } = await drive.files.get({ fileId: id, fields: 'id,parents', supportsAllDrives: true })
+			const { data } = await api.call(() =>
+				api.drive.files.get({ fileId: id, fields: 'id,parents', supportsAllDrives: true }),
+			)
 			const found = data.parents ?? []
 			parentsOf.set(id, found)
 			return found

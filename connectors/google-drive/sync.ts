@@ -1,5 +1,5 @@
 import type { SyncContext, SyncEvent } from '../../core/index.ts'
-import { type Drive, type DriveFile, driveFor, sharedDrives } from './client.ts'
+import { type DriveApi, type DriveFile, driveFor, sharedDrives } from './client.ts'
 import { FOLDER, isDocument, readFile } from './content.ts'
 import { ALL_DRIVES, FILE_FIELDS, type GoogleDriveCursor, type GoogleDriveSettings } from './options.ts'
 import { folderScope, scopeKey } from './scope.ts'
@@ -23,7 +23,7 @@ export async function* syncDrive(
 	cursor: GoogleDriveCursor | null,
 	options: { apiUrl: string | undefined } & Limits,
 ): AsyncGenerator<Event> {
-	const drive = await driveFor(ctx, options.apiUrl)
+	const api = await driveFor(ctx, options.apiUrl)
 	const scope = scopeKey(ctx.settings)
 	let changesToken = cursor?.scope === scope ? cursor.changesToken : null
 	const relistAfter = ctx.settings.folders.length > 0 ? FOLDERS_RELIST_MS : DRIVE_RELIST_MS
@@ -35,19 +35,19 @@ export async function* syncDrive(
 	})
 	async function* listFrom(token: string): AsyncGenerator<Event> {
 		yield checkpoint(token, false)
-		yield* fullListing(drive, ctx, options, () => checkpoint(token, false))
+		yield* fullListing(api, ctx, options, () => checkpoint(token, false))
 		listedAt = Date.now()
 		yield checkpoint(token, true)
 	}
 	if (!changesToken || !cursor?.listed) {
 		if (!changesToken) {
-			const { data } = await drive.changes.getStartPageToken({ supportsAllDrives: true })
+			const { data } = await api.call(() => api.drive.changes.getStartPageToken({ supportsAllDrives: true }))
 			if (!data.startPageToken) throw new Error('Drive gave no start page token')
 			changesToken = data.startPageToken
 		}
 		yield* listFrom(changesToken)
 	}
-	const outcome = yield* changesSince(drive, ctx, changesToken, checkpoint, options)
+	const outcome = yield* changesSince(api, ctx, changesToken, checkpoint, options)
 	// A shared drive deleted or left: its files are found missing by listing everything again.
 	if (outcome.driveRemoved) yield* listFrom(outcome.token)
 }
@@ -59,23 +59,25 @@ const corpusOf = (driveId: string | null | undefined): Corpus =>
 	driveId ? { corpora: 'drive', driveId } : { corpora: 'user' }
 
 async function* pages(
-	drive: Drive,
+	api: DriveApi,
 	ctx: Pick<SyncContext, 'signal'>,
 	q: string,
 	corpus: Corpus,
 ): AsyncGenerator<{ files: DriveFile[]; incomplete: boolean }> {
 	let pageToken: string | undefined
 	do {
-		const { data } = await drive.files.list(
-			{
-				q,
-				...corpus,
-				...ALL_DRIVES,
-				pageSize: PAGE_SIZE,
-				fields: `nextPageToken,incompleteSearch,files(${FILE_FIELDS})`,
-				...(pageToken ? { pageToken } : {}),
-			},
-			{ signal: ctx.signal },
+		const { data } = await api.call(() =>
+			api.drive.files.list(
+				{
+					q,
+					...corpus,
+					...ALL_DRIVES,
+					pageSize: PAGE_SIZE,
+					fields: `nextPageToken,incompleteSearch,files(${FILE_FIELDS})`,
+					...(pageToken ? { pageToken } : {}),
+				},
+				{ signal: ctx.signal },
+			),
 		)
 		yield { files: data.files ?? [], incomplete: data.incompleteSearch === true }
 		pageToken = data.nextPageToken ?? undefined
@@ -88,7 +90,7 @@ async function* pages(
  * `user`, each shared drive (or a folder in one) as `drive`. A listing Google says is incomplete reconciles nothing.
  */
 async function* fullListing(
-	drive: Drive,
+	api: DriveApi,
 	ctx: SyncContext<GoogleDriveSettings>,
 	limits: Limits,
 	checkpoint: () => Event,
@@ -99,12 +101,14 @@ async function* fullListing(
 	if (ctx.settings.folders.length === 0) {
 		const q = `trashed = false and mimeType != '${FOLDER}'`
 		queries.push({ q, corpus: { corpora: 'user' } })
-		for (const shared of await sharedDrives(drive, ctx.signal)) queries.push({ q, corpus: corpusOf(shared.id) })
+		for (const shared of await sharedDrives(api, ctx.signal)) queries.push({ q, corpus: corpusOf(shared.id) })
 	} else {
 		for (const folder of ctx.settings.folders) {
-			const { data } = await drive.files.get(
-				{ fileId: folder.id, fields: 'id,driveId', supportsAllDrives: true },
-				{ signal: ctx.signal },
+			const { data } = await api.call(() =>
+				api.drive.files.get(
+					{ fileId: folder.id, fields: 'id,driveId', supportsAllDrives: true },
+					{ signal: ctx.signal },
+				),
 			)
 			folders.push({ id: folder.id, driveId: data.driveId })
 		}
@@ -120,18 +124,18 @@ async function* fullListing(
 	}
 	let complete = true
 	for (let query = nextQuery(); query !== undefined; query = nextQuery()) {
-		for await (const page of pages(drive, ctx, query.q, query.corpus)) {
+		for await (const page of pages(api, ctx, query.q, query.corpus)) {
 			if (page.incomplete) complete = false
 			for (const file of page.files) {
 				if (file.mimeType === FOLDER && file.id) folders.push({ id: file.id, driveId: file.driveId })
 				if (!file.id || !isDocument(file) || present.has(file.id)) continue
 				present.add(file.id)
-				yield await readFile(drive, ctx, file, limits)
+				yield await readFile(api, ctx, file, limits)
 			}
 			yield checkpoint()
 		}
 	}
-	if (complete) yield { type: 'present', externalIds: [...present] }
+	if (complete) yield { type: 'present', externalIds: [...present], complete: true, scope: 'drive' }
 	else ctx.logger.warn('Drive said its search was incomplete: nothing is deleted on this listing', {})
 }
 
@@ -140,24 +144,26 @@ async function* fullListing(
  * removed shared drive stops the feed at that page (`driveRemoved`): the feed need not name its files.
  */
 async function* changesSince(
-	drive: Drive,
+	api: DriveApi,
 	ctx: SyncContext<GoogleDriveSettings>,
 	token: string,
 	checkpoint: (next: string, listed: boolean) => Event,
 	limits: Limits,
 ): AsyncGenerator<Event, { token: string; driveRemoved: boolean }> {
-	const inScope = folderScope(drive, ctx.settings)
+	const inScope = folderScope(api, ctx.settings)
 	let pageToken = token
 	for (;;) {
-		const { data } = await drive.changes.list(
-			{
-				pageToken,
-				...ALL_DRIVES,
-				includeRemoved: true,
-				pageSize: PAGE_SIZE,
-				fields: `nextPageToken,newStartPageToken,changes(changeType,fileId,driveId,removed,file(${FILE_FIELDS}))`,
-			},
-			{ signal: ctx.signal },
+		const { data } = await api.call(() =>
+			api.drive.changes.list(
+				{
+					pageToken,
+					...ALL_DRIVES,
+					includeRemoved: true,
+					pageSize: PAGE_SIZE,
+					fields: `nextPageToken,newStartPageToken,changes(changeType,fileId,driveId,removed,file(${FILE_FIELDS}))`,
+				},
+				{ signal: ctx.signal },
+			),
 		)
 		let driveRemoved = false
 		for (const change of data.changes ?? []) {
@@ -179,7 +185,7 @@ async function* changesSince(
 				yield { type: 'delete', externalId: id }
 				continue
 			}
-			yield await readFile(drive, ctx, file, limits)
+			yield await readFile(api, ctx, file, limits)
 		}
 		const next = data.nextPageToken ?? data.newStartPageToken
 		if (!next) throw new Error('Drive gave neither a next page nor a new start page token')

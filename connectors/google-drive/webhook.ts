@@ -24,22 +24,24 @@ function tokenMatches(request: WebhookRequest, secret: string): boolean {
  */
 export function driveWebhook(apiUrl: string | undefined, lifetimeMs: number): WebhookSpec<GoogleDriveSettings> {
 	async function watch(ctx: SyncContext<GoogleDriveSettings>, url: string, secret: string): Promise<Subscription> {
-		const drive = await driveFor(ctx, apiUrl)
-		const { data: start } = await drive.changes.getStartPageToken({ supportsAllDrives: true })
+		const api = await driveFor(ctx, apiUrl)
+		const { data: start } = await api.call(() => api.drive.changes.getStartPageToken({ supportsAllDrives: true }))
 		const id = crypto.randomUUID()
-		const { data } = await drive.changes.watch({
-			pageToken: start.startPageToken!,
-			supportsAllDrives: true,
-			includeItemsFromAllDrives: true,
-			includeRemoved: true,
-			requestBody: {
-				id,
-				type: 'web_hook',
-				address: url,
-				token: channelToken(secret, id),
-				expiration: String(Date.now() + lifetimeMs),
-			},
-		})
+		const { data } = await api.call(() =>
+			api.drive.changes.watch({
+				pageToken: start.startPageToken!,
+				supportsAllDrives: true,
+				includeItemsFromAllDrives: true,
+				includeRemoved: true,
+				requestBody: {
+					id,
+					type: 'web_hook',
+					address: url,
+					token: channelToken(secret, id),
+					expiration: String(Date.now() + lifetimeMs),
+				},
+			}),
+		)
 		const expiration = Number(data.expiration)
 		return {
 			externalId: id,
@@ -50,11 +52,13 @@ export function driveWebhook(apiUrl: string | undefined, lifetimeMs: number): We
 	}
 
 	async function stop(ctx: SyncContext<GoogleDriveSettings>, subscription: Subscription) {
-		const drive = await driveFor(ctx, apiUrl)
+		const api = await driveFor(ctx, apiUrl)
 		try {
-			await drive.channels.stop({
-				requestBody: { id: subscription.externalId, resourceId: subscription.data?.resourceId },
-			})
+			await api.call(() =>
+				api.drive.channels.stop({
+					requestBody: { id: subscription.externalId, resourceId: subscription.data?.resourceId },
+				}),
+			)
 		} catch (error) {
 			// A channel that already lapsed is gone at Google too.
 			if (statusOf(error) !== 404) throw error

@@ -1,9 +1,11 @@
 // Shared by the google-drive and gmail connectors; not a provider itself.
 export {
-	connectionAuth,
+	classifyGoogleError,
 	endsRun,
 	type GoogleAuthClient,
+	type GoogleCalls,
 	googleApiOptions,
+	googleCalls,
 	reasonOf,
 	statusOf,
 } from './client.ts'

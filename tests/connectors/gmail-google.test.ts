@@ -17,6 +17,7 @@ describe('Gmail sync against Google', () => {
 		const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
 		const token = await emulator.accessToken()
 		h.ctx.accessToken = async () => token
+		h.ctx.withToken = async (call) => call(await token)
 		return { h, run: () => h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor)) }
 	}
 

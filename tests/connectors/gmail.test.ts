@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { attachmentDocuments } from '../../connectors/gmail/attachments.ts'
 import { gmail } from '../../connectors/gmail/index.ts'
 import type { GmailCursor, GmailSettings } from '../../connectors/gmail/options.ts'
-import { ConnectorAuthError, type SyncEvent } from '../../core/index.ts'
+import { statusOf, type SyncEvent } from '../../core/index.ts'
 import { eventsOf, syncHarness } from '../../testkit/connector-context.ts'
 import { buildMessage, type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
@@ -22,6 +22,7 @@ function setup(
 	})
 	const token = emulator.accessToken()
 	h.ctx.accessToken = async () => token
+	h.ctx.withToken = async (call) => call(await token)
 	return { h, run: () => h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor)) }
 }
 
@@ -242,6 +243,8 @@ describe('Gmail sync', () => {
 			expect(eventsOf(events, 'present')).toContainEqual({
 				type: 'present',
 				externalIds: expect.arrayContaining([kept.threadId]),
+				complete: true,
+				scope: 'mailbox',
 			})
 			expect(eventsOf(events, 'unchanged').map((event) => event.externalId)).toContain(kept.threadId)
 			expect(h.cursor).toMatchObject({ historyId: String(local.historyId()), fullLabel: null })
@@ -356,7 +359,7 @@ describe('Gmail sync', () => {
 		])
 	})
 
-	it('stops at documentLimit and throws ConnectorAuthError for a revoked grant', async () => {
+	it('stops at documentLimit and hands a refused token (401) to the runtime', async () => {
 		const local = await startGmailEmulator()
 		try {
 			for (let i = 0; i < 5; i++) local.deliver({ subject: `Note ${i}`, text: `Note number ${i}.` })
@@ -368,7 +371,7 @@ describe('Gmail sync', () => {
 			local.revokeAfterMessageReads(1)
 			// Awaited before asserting: expect().rejects waits without delivering the worker thread's answers.
 			const refused = await revoked.run().catch((error: unknown) => error)
-			expect(refused).toBeInstanceOf(ConnectorAuthError)
+			expect(statusOf(refused)).toBe(401)
 			expect(revoked.h.documents.size).toBe(1)
 		} finally {
 			local.stop()

@@ -25,6 +25,7 @@ describe('Google Drive listings', () => {
 		h = syncHarness<GoogleDriveSettings>({ settings: { folders: [] } })
 		const token = await google.accessToken('https://www.googleapis.com/auth/drive.readonly')
 		h.ctx.accessToken = async () => token
+		h.ctx.withToken = async (call) => call(await token)
 	})
 	afterAll(() => google.stop())
 

@@ -24,6 +24,7 @@ describe('Google Drive sync', () => {
 		h = syncHarness<GoogleDriveSettings>({ settings, ...(documentLimit ? { documentLimit } : {}) })
 		const token = await google.accessToken('https://www.googleapis.com/auth/drive.readonly')
 		h.ctx.accessToken = async () => token
+		h.ctx.withToken = async (call) => call(await token)
 	}
 	beforeEach(() => fresh())
 	afterAll(() => google.stop())

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { auth as googleAuth, oauth2 } from 'googleapis/build/src/apis/oauth2/index.js'
-import { googleApiOptions, googleOAuth } from '../../connectors/google/index.ts'
+import { googleApiOptions, googleCalls, googleOAuth } from '../../connectors/google/index.ts'
 import {
 	authorizationUrl,
 	exchangeCode,
@@ -87,13 +87,16 @@ describe('Google OAuth (shared by Drive and Gmail)', () => {
 		const tokens = await exchangeCode(declaration, app, { redirectUri, code, verifier })
 		let asked = 0
 		const ctx = {
-			accessToken: async () => {
+			connectionId: 'connection-test',
+			signal: new AbortController().signal,
+			withToken: async <T>(call: (token: string) => Promise<T>) => {
 				asked++
-				return tokens.accessToken
+				return call(tokens.accessToken)
 			},
 		}
-		const client = oauth2({ version: 'v2', ...googleApiOptions(googleAuth.OAuth2, ctx, google.url) })
-		const { data } = await client.userinfo.get()
+		const calls = googleCalls(googleAuth.OAuth2, ctx, 'https://www.googleapis.com/auth/userinfo.email')
+		const client = oauth2({ version: 'v2', ...googleApiOptions(calls, google.url) })
+		const { data } = await calls.call(() => client.userinfo.get())
 		expect(data.email).toBe(google.email)
 		expect(asked).toBe(1)
 		expect(google.log.at(-1)).toBe('GET /oauth2/v2/userinfo')
