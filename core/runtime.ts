@@ -142,7 +142,7 @@ export async function startService(input: {
 		if (principal) rateLimit(principal.keyId)
 		return principal
 	}
-	const { connectorDeps: _internal, ...shared } = services
+	const { connectorDeps: _internal, stopConnectors: _stop, ...shared } = services
 	const app =
 		role === 'worker'
 			? null
@@ -175,6 +175,7 @@ export async function startService(input: {
 		firstKey,
 		async stop() {
 			ready = false
+			services.stopConnectors()
 			await usage.stop()
 			await queue.stop()
 			await extraction.close()

@@ -49,6 +49,7 @@ export async function createServices(input: {
 		publicUrl: settings.publicUrl,
 		logger,
 	})
+	const connectorsStopping = new AbortController()
 	const connectorDeps: ConnectorDeps = {
 		storage,
 		queue,
@@ -61,6 +62,7 @@ export async function createServices(input: {
 		logger,
 		publicUrl: settings.publicUrl ?? null,
 		webhookDebounceSeconds: settings.webhookDebounceSeconds,
+		stopping: connectorsStopping.signal,
 	}
 	return {
 		/** Ingest, read, update and delete documents. */
@@ -86,6 +88,8 @@ export async function createServices(input: {
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
 		/** What the connector runtime's workers use. */
 		connectorDeps,
+		/** Running connector syncs checkpoint and end (the service is stopping). */
+		stopConnectors: () => connectorsStopping.abort(new Error('the service is stopping')),
 	}
 }
 
