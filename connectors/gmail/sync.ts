@@ -68,7 +68,7 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 		}
 	}
 	// Only a listing that saw everything in this run knows what is gone (a resumed one saw only its rest).
-	if (resume === null && complete) yield { type: 'present', externalIds: present, complete: true, scope: 'mailbox' }
+	if (resume === null && complete) yield { type: 'present', externalIds: present, complete: true }
 	yield { type: 'checkpoint', cursor: { historyId, fullLabel: null, fullPage: null, scope: run.scope } }
 }
 

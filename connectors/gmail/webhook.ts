@@ -1,7 +1,7 @@
 import type { JWTVerifyGetKey } from 'jose'
-import type { Subscription, SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
+import type { SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
 import { statusOf } from '../google/index.ts'
-import { gmailClient } from './client.ts'
+import { type GmailApi, gmailClient } from './client.ts'
 import { type GmailSettings, wantedLabels } from './options.ts'
 
 export interface PushOptions {
@@ -37,9 +37,24 @@ function envelopeOf(request: WebhookRequest): { emailAddress: string | null; mes
 }
 
 /**
+ * The topic a connection's watch publishes to: its application's. Gmail requires the topic to be in the Cloud project
+ * of the application making the watch, so an organization's own application uses the topic in its settings
+ * (`googleDrivePubsubTopic`), never the server's.
+ */
+export function topicFor(ctx: Pick<SyncContext, 'app'>, serverTopic: string | null): string | null {
+	if (ctx.app?.source === 'custom') return ctx.app.options.pubsubTopic ?? null
+	return serverTopic
+}
+
+const NO_CUSTOM_TOPIC =
+	"push is off: the organization's own Google application has no Pub/Sub topic (set googleDrivePubsubTopic, a topic in that application's Cloud project); the mailbox syncs on schedule"
+
+/**
  * `users.watch` publishes to a Pub/Sub topic whose push subscription posts here. A push is accepted when its OIDC
  * token (signed by Google, issuer accounts.google.com, audience the one configured on the subscription) verifies, and
- * the mailbox it names belongs to a connection; it only asks for a sync.
+ * the mailbox it names belongs to a connection; it only asks for a sync. Gmail keeps one watch per mailbox (and
+ * Cloud project): connections on the same mailbox and topic share it, watching the union of their labels, and it is
+ * stopped only when the last of them goes.
  */
 export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 	let keys: JWTVerifyGetKey | null = null
@@ -50,59 +65,77 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		}
 		return keys
 	}
-	const watch = async (ctx: SyncContext<GmailSettings>) => {
-		const api = await gmailClient(options.apiUrl, ctx)
+	/** This connection's labels and those of the other connections sharing the mailbox's watch on `topic`. */
+	const labelsFor = async (ctx: SyncContext<GmailSettings>, address: string, topic: string, own: boolean) => {
+		const sharers = ((await ctx.routeSharers?.(address)) ?? []).filter((sharer) => sharer.data.topic === topic)
+		const labels = sharers.flatMap((sharer) => wantedLabels(sharer.settings as unknown as GmailSettings))
+		return { labels: [...new Set([...(own ? wantedLabels(ctx.settings) : []), ...labels])], shared: sharers.length }
+	}
+	const watch = async (api: GmailApi, topic: string, labelIds: string[]) => {
 		const { data } = await api.call(() =>
 			api.gmail.users.watch({
 				userId: 'me',
-				requestBody: {
-					topicName: options.topic!,
-					labelIds: wantedLabels(ctx.settings),
-					labelFilterBehavior: 'INCLUDE',
-				},
+				requestBody: { topicName: topic, labelIds, labelFilterBehavior: 'INCLUDE' },
 			}),
 		)
 		const expiration = Number(data.expiration ?? 0) || Date.now() + 7 * 24 * 3_600_000
-		return { api, expiresAt: new Date(Math.min(expiration, Date.now() + RENEW_AFTER_MS)).toISOString() }
+		return new Date(Math.min(expiration, Date.now() + RENEW_AFTER_MS)).toISOString()
+	}
+	const verifyToken = async (request: WebhookRequest) => {
+		if (!options.audience) return false
+		const token = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]
+		if (!token) return false
+		try {
+			const { jwtVerify } = await import('jose')
+			const { payload } = await jwtVerify(token, await keySet(), {
+				issuer: ISSUERS,
+				audience: options.audience,
+				algorithms: ['RS256'],
+			})
+			if (options.serviceAccount) return payload.email === options.serviceAccount && payload.email_verified === true
+			return true
+		} catch {
+			return false
+		}
 	}
 	return {
 		routeKeys(request) {
 			const { emailAddress } = envelopeOf(request)
 			return emailAddress ? [emailAddress] : []
 		},
-		async verify(request) {
-			if (!options.audience) return false
-			const token = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]
-			if (!token) return false
-			try {
-				const { jwtVerify } = await import('jose')
-				const { payload } = await jwtVerify(token, await keySet(), {
-					issuer: ISSUERS,
-					audience: options.audience,
-					algorithms: ['RS256'],
-				})
-				if (options.serviceAccount) {
-					return payload.email === options.serviceAccount && payload.email_verified === true
-				}
-				return true
-			} catch {
-				return false
-			}
-		},
+		verify: (request) => verifyToken(request),
+		// Pub/Sub redelivers anything not answered 2xx for 7 days: a verified push for a mailbox no connection
+		// watches (any more) is acknowledged.
+		verifyWithoutSubscription: (request) => verifyToken(request),
 		deliveryId: (request) => envelopeOf(request).messageId,
-		async subscribe(ctx): Promise<Subscription[]> {
-			if (!options.topic) return []
-			const { api, expiresAt } = await watch(ctx)
+		async subscribe(ctx) {
+			const topic = topicFor(ctx, options.topic)
+			if (!topic) {
+				const failures = ctx.app?.source === 'custom' ? [{ scope: 'push', error: NO_CUSTOM_TOPIC }] : []
+				return { subscriptions: [], failures }
+			}
+			const api = await gmailClient(options.apiUrl, ctx)
 			const { data } = await api.call(() => api.gmail.users.getProfile({ userId: 'me' }))
 			const address = (data.emailAddress ?? '').toLowerCase()
-			return [{ externalId: address, routeKey: address, expiresAt, data: { topic: options.topic } }]
+			const expiresAt = await watch(api, topic, (await labelsFor(ctx, address, topic, true)).labels)
+			return [{ externalId: address, routeKey: address, expiresAt, data: { topic } }]
 		},
-		async renew(ctx) {
-			if (!options.topic) return { expiresAt: null }
-			return { expiresAt: (await watch(ctx)).expiresAt }
-		},
-		async unsubscribe(ctx) {
+		async renew(ctx, subscription) {
+			const topic = subscription.data?.topic ?? topicFor(ctx, options.topic)
+			if (!topic) return { expiresAt: null }
 			const api = await gmailClient(options.apiUrl, ctx)
+			const { labels } = await labelsFor(ctx, subscription.routeKey, topic, true)
+			return { expiresAt: await watch(api, topic, labels) }
+		},
+		async unsubscribe(ctx, subscription) {
+			const api = await gmailClient(options.apiUrl, ctx)
+			const topic = subscription.data?.topic
+			const others = topic ? await labelsFor(ctx, subscription.routeKey, topic, false) : { labels: [], shared: 0 }
+			// Other connections still watch the mailbox: the watch stays, narrowed to their labels.
+			if (topic && others.shared > 0) {
+				await watch(api, topic, others.labels)
+				return
+			}
 			try {
 				await api.call(() => api.gmail.users.stop({ userId: 'me' }))
 			} catch (error) {

@@ -1,4 +1,5 @@
 import type { SyncContext, SyncEvent } from '../../core/index.ts'
+import { endsRun } from '../google/index.ts'
 import { type DriveApi, type DriveFile, driveFor, sharedDrives } from './client.ts'
 import { FOLDER, isDocument, readFile } from './content.ts'
 import { ALL_DRIVES, FILE_FIELDS, type GoogleDriveCursor, type GoogleDriveSettings } from './options.ts'
@@ -124,18 +125,25 @@ async function* fullListing(
 	}
 	let complete = true
 	for (let query = nextQuery(); query !== undefined; query = nextQuery()) {
-		for await (const page of pages(api, ctx, query.q, query.corpus)) {
-			if (page.incomplete) complete = false
-			for (const file of page.files) {
-				if (file.mimeType === FOLDER && file.id) folders.push({ id: file.id, driveId: file.driveId })
-				if (!file.id || !isDocument(file) || present.has(file.id)) continue
-				present.add(file.id)
-				yield await readFile(api, ctx, file, limits)
+		try {
+			for await (const page of pages(api, ctx, query.q, query.corpus)) {
+				if (page.incomplete) complete = false
+				for (const file of page.files) {
+					if (file.mimeType === FOLDER && file.id) folders.push({ id: file.id, driveId: file.driveId })
+					if (!file.id || !isDocument(file) || present.has(file.id)) continue
+					present.add(file.id)
+					yield await readFile(api, ctx, file, limits)
+				}
+				yield checkpoint()
 			}
-			yield checkpoint()
+		} catch (error) {
+			// One shared drive or folder Google refused (gone meanwhile, access lost): the others are still read, and
+			// the runtime deletes nothing on this listing.
+			if (endsRun(error)) throw error
+			yield { type: 'scope-failed', scope: query.q, error: String((error as Error).message ?? error) }
 		}
 	}
-	if (complete) yield { type: 'present', externalIds: [...present], complete: true, scope: 'drive' }
+	if (complete) yield { type: 'present', externalIds: [...present], complete: true }
 	else ctx.logger.warn('Drive said its search was incomplete: nothing is deleted on this listing', {})
 }
 

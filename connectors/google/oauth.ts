@@ -23,6 +23,10 @@ export function googleOAuth(options: GoogleOAuthOptions): OAuth2Auth {
 		tokenUrl: endpoints.tokenUrl,
 		revokeUrl: endpoints.revokeUrl,
 		scopes: [...new Set([...options.scopes, EMAIL_SCOPE])],
+		// Google's granular consent lets the user untick the API's scope and keep only the sign-in one.
+		requiredScopes: options.scopes,
+		// Drive and Gmail share the application: revoking one connection's token ends the account's whole grant.
+		grantGroup: 'google',
 		pkce: true,
 		authorizeParams: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
 		env: { clientId: 'GOOGLE_CLIENT_ID', clientSecret: 'GOOGLE_CLIENT_SECRET' },
@@ -32,8 +36,11 @@ export function googleOAuth(options: GoogleOAuthOptions): OAuth2Auth {
 				headers: { authorization: `Bearer ${tokens.accessToken}` },
 			})
 			if (!response.ok) throw new Error(`Google's userinfo answered ${response.status}`)
-			const body = (await response.json()) as { email?: unknown }
-			return { email: typeof body.email === 'string' ? body.email : null }
+			const body = (await response.json()) as { email?: unknown; id?: unknown }
+			return {
+				email: typeof body.email === 'string' ? body.email : null,
+				accountId: typeof body.id === 'string' ? body.id : null,
+			}
 		},
 	}
 }

@@ -25,7 +25,10 @@ export async function applicationFor(
 ): Promise<SealedApp> {
 	if (auth.settingsKey) {
 		const custom = await deps.settings.customCredentials({ orgId }, auth.settingsKey)
-		if (custom) return { clientId: custom.clientId, clientSecret: custom.clientSecret, source: 'custom' }
+		if (custom) {
+			const { clientId, clientSecret, options } = custom
+			return { clientId, clientSecret, source: 'custom', options }
+		}
 	}
 	const clientId = deps.env[auth.env.clientId]
 	const clientSecret = deps.env[auth.env.clientSecret]

@@ -67,8 +67,10 @@ export function syncContext(
 	const credentials = secrets.credentials ?? {}
 	const secretField =
 		connector.auth.type === 'credentials' ? connector.auth.fields.find((field) => field.secret)?.key : undefined
+	const app = openApp(deps.secrets, connection)
 	const ctx: SyncContext = {
 		connectionId: connection.id,
+		...(app ? { app: { clientId: app.clientId, source: app.source, options: app.options ?? {} } } : {}),
 		settings: { ...(connector.defaultSettings ?? {}), ...connection.settings },
 		credentials,
 		metadata: connection.metadata ?? {},
@@ -115,6 +117,16 @@ export function syncContext(
 				}
 				throw error
 			}
+		},
+		async routeSharers(routeKey) {
+			const sharers = []
+			for (const subscription of await deps.storage.connections.subscriptionsByRoute(connection.provider, routeKey)) {
+				if (subscription.connectionId === connection.id) continue
+				const other = await deps.storage.connections.byId(subscription.connectionId)
+				if (other?.status !== 'active') continue
+				sharers.push({ settings: { ...(connector.defaultSettings ?? {}), ...other.settings }, data: subscription.data })
+			}
+			return sharers
 		},
 		async hasVersion(externalId, version) {
 			return (await deps.storage.connections.item(connection.id, externalId))?.version === version

@@ -11,6 +11,8 @@ export interface ConnectionSecrets {
 export interface SealedApp extends OAuthApp {
 	/** `server`: the environment's application; `custom`: the organization's own (settings). */
 	source: 'server' | 'custom'
+	/** A custom application's options from the organization settings (`pubsubTopic`). */
+	options?: Record<string, string>
 }
 
 export function openSecrets(box: SecretBox, connection: Pick<ConnectionRecord, 'secrets'>): ConnectionSecrets {

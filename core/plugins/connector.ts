@@ -163,6 +163,17 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	 * ConnectorAuthError (which expires the connection).
 	 */
 	withToken<T>(call: (token: string) => Promise<T>): Promise<T>
+	/**
+	 * The OAuth application the connection was authorized with: the server's, or the organization's own with its
+	 * options from the settings (`pubsubTopic`). OAuth connectors only.
+	 */
+	app?: { clientId: string; source: 'server' | 'custom'; options: Record<string, string> }
+	/**
+	 * The other active connections of this provider holding a push subscription with `routeKey` (one mailbox watched
+	 * by several connections), with their settings and the subscription's data: a provider keeping one subscription
+	 * per route key shares it instead of replacing or stopping it.
+	 */
+	routeSharers?(routeKey: string): Promise<{ settings: Record<string, unknown>; data: Record<string, string> }[]>
 	/** The credentials given at creation. Credential connectors only. */
 	credentials: Record<string, string>
 	/** The connection's create-time metadata (without credentials). */

@@ -15,6 +15,15 @@ export const PLAIN_FIELDS = [
 	'workspacePrompt',
 ] as const
 
+/**
+ * Options of an organization's own application, stored beside its credentials and given to its connections
+ * (`googleDrivePubsubTopic`: the Pub/Sub topic Gmail push publishes to, in that application's Cloud project).
+ */
+export const APP_OPTIONS: Partial<Record<CustomKeyProvider, string[]>> = { googleDrive: ['PubsubTopic'] }
+const appOptionFields = Object.entries(APP_OPTIONS).flatMap(([provider, options]) =>
+	(options ?? []).map((option) => `${provider}${option}`),
+)
+
 export const clientIdField = (provider: CustomKeyProvider) => `${provider}ClientId` as const
 export const clientSecretField = (provider: CustomKeyProvider) => `${provider}ClientSecret` as const
 export const customKeyEnabledField = (provider: CustomKeyProvider) => `${provider}CustomKeyEnabled` as const
@@ -23,6 +32,7 @@ export const customKeyEnabledField = (provider: CustomKeyProvider) => `${provide
 export const SETTINGS_FIELDS: string[] = [
 	...PLAIN_FIELDS,
 	...CUSTOM_KEY_PROVIDERS.flatMap((p) => [clientIdField(p), clientSecretField(p), customKeyEnabledField(p)]),
+	...appOptionFields,
 ]
 
 /** Secrets are shown only as their last four characters. */

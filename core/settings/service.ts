@@ -2,6 +2,7 @@ import type { Scope } from '../domain/types.ts'
 import { badRequest } from '../errors.ts'
 import type { Storage } from '../plugins/storage.ts'
 import {
+	APP_OPTIONS,
 	CUSTOM_KEY_PROVIDERS,
 	clientIdField,
 	clientSecretField,
@@ -46,9 +47,15 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			const stored = await storage.settings.get(scope.orgId)
 			if (stored[`${settingsKey}CustomKeyEnabled`] !== true) return null
 			const secret = stored[`${settingsKey}ClientSecret`]
+			const options: Record<string, string> = {}
+			for (const option of APP_OPTIONS[settingsKey as keyof typeof APP_OPTIONS] ?? []) {
+				const value = stored[`${settingsKey}${option}`]
+				if (typeof value === 'string' && value) options[option.charAt(0).toLowerCase() + option.slice(1)] = value
+			}
 			return {
 				clientId: String(stored[`${settingsKey}ClientId`]),
 				clientSecret: isSealed(secret) ? secrets.open(secret) : String(secret ?? ''),
+				options,
 				enabledAt: String((stored[ENABLED_AT] as Record<string, string> | undefined)?.[settingsKey] ?? ''),
 			}
 		},

@@ -64,3 +64,51 @@ describe('Gmail sync against Google', () => {
 		expect(h.documents.size).toBe(6)
 	})
 })
+
+describe('Gmail under Google refusals', () => {
+	let emulator: GmailEmulator
+	beforeEach(async () => {
+		emulator = await startGmailEmulator()
+	})
+	afterEach(() => emulator.stop())
+
+	it("retries Gmail's 429 with backoff and imports every thread", async () => {
+		const threads = [1, 2, 3].map((n) => emulator.deliver({ subject: `Thread ${n}`, text: `body ${n}` }))
+		const connector = gmail({ apiUrl: emulator.url })
+		const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
+		const token = await emulator.accessToken()
+		h.ctx.withToken = async (call) => call(token)
+		emulator.state.rateLimitedCalls = 3
+		const events = await h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor))
+		expect(eventsOf(events, 'failure')).toEqual([])
+		expect([...h.documents.keys()].sort()).toEqual(threads.map((thread) => thread.threadId).sort())
+	}, 60_000)
+
+	it('checkpoints an incremental run as it goes, so a stopped one resumes after the threads it read', async () => {
+		const connector = gmail({ apiUrl: emulator.url })
+		const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
+		const token = await emulator.accessToken()
+		h.ctx.withToken = async (call) => call(token)
+		const sync = () => h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor))
+		await sync()
+		for (let n = 0; n < 60; n++) emulator.deliver({ subject: `New ${n}`, text: `body ${n}` })
+		const checkpoints: GmailCursor[] = []
+		await h.run<GmailCursor>(async function* (ctx, cursor) {
+			for await (const event of connector.sync(ctx, cursor)) {
+				yield event
+				if (event.type === 'checkpoint') {
+					checkpoints.push(event.cursor)
+					return
+				}
+			}
+		})
+		expect(checkpoints).toHaveLength(1)
+		expect(h.documents.size).toBeGreaterThanOrEqual(50)
+		expect(h.documents.size).toBeLessThan(60)
+		const reads = emulator.rawReads()
+		await sync()
+		expect(h.documents.size).toBe(60)
+		// Only the threads not read before the stop are read again.
+		expect(emulator.rawReads() - reads).toBeLessThanOrEqual(60 - 50)
+	}, 120_000)
+})

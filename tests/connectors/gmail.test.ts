@@ -244,7 +244,6 @@ describe('Gmail sync', () => {
 				type: 'present',
 				externalIds: expect.arrayContaining([kept.threadId]),
 				complete: true,
-				scope: 'mailbox',
 			})
 			expect(eventsOf(events, 'unchanged').map((event) => event.externalId)).toContain(kept.threadId)
 			expect(h.cursor).toMatchObject({ historyId: String(local.historyId()), fullLabel: null })

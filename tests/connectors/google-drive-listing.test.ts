@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'bun:test'
 import { googleDrive } from '../../connectors/google-drive/index.ts'
 import type { GoogleDriveSettings } from '../../connectors/google-drive/options.ts'
-import type { SyncEvent } from '../../core/index.ts'
+import { InsufficientScopeError, RateLimitedError, type SyncEvent } from '../../core/index.ts'
 import { eventsOf, type SyncHarness, syncHarness } from '../../testkit/connector-context.ts'
 import { type GoogleEmulator, startGoogleEmulator } from '../../testkit/emulators/google.ts'
 import { addDriveRoutes, type DriveEmulator, FORM } from '../../testkit/emulators/google-drive.ts'
@@ -110,5 +110,57 @@ describe('Google Drive listings', () => {
 		// Nothing new fails on the next run either.
 		drive.update(target.id, { exports: { 'text/markdown': 'changed' } })
 		expect(failures(await run())).toEqual([])
+	})
+})
+
+describe('Google Drive and Gmail under Google refusals', () => {
+	let google: GoogleEmulator
+	let drive: DriveEmulator
+	afterAll(() => google.stop())
+
+	async function driveHarness(scope = 'https://www.googleapis.com/auth/drive.readonly') {
+		google?.stop()
+		google = startGoogleEmulator()
+		drive = addDriveRoutes(google)
+		const connector = googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url })
+		const h = syncHarness<GoogleDriveSettings>({ settings: { folders: [] } })
+		const token = await google.accessToken(scope)
+		h.ctx.accessToken = async () => token
+		h.ctx.withToken = async (call) => call(token)
+		return { h, run: () => h.run(connector.sync) }
+	}
+
+	it("waits out Drive's 403 userRateLimitExceeded and rateLimitExceeded and imports every file", async () => {
+		const { h, run } = await driveHarness()
+		const docs = [1, 2, 3].map((n) => drive.doc(`Doc ${n}`, `body ${n}`))
+		drive.state.rateLimitKind = '403-user'
+		drive.state.rateLimitedCalls = 2
+		drive.state.rateLimitedContentReads = 1
+		const events = await run()
+		expect(eventsOf(events, 'failure')).toEqual([])
+		expect([...h.documents.keys()].sort()).toEqual(docs.map((doc) => doc.id).sort())
+		drive.state.rateLimitKind = '403-project'
+		drive.state.rateLimitedCalls = 1
+		drive.update(docs[0]!.id, { exports: { 'text/markdown': 'edited' } })
+		await run()
+		expect(h.documents.get(docs[0]!.id)?.content).toBe('edited')
+	}, 60_000)
+
+	it('ends the run with RateLimitedError on a lasting rate limit, never a file failure', async () => {
+		const { h, run } = await driveHarness()
+		drive.doc('Doc', 'body')
+		drive.state.rateLimitKind = '403-user'
+		drive.state.rateLimitedCalls = 1000
+		const refused = await run().catch((error: unknown) => error)
+		expect(refused).toBeInstanceOf(RateLimitedError)
+		expect(h.documents.size).toBe(0)
+	}, 120_000)
+
+	it('names the missing drive.readonly permission when the user unticked it (403 insufficientPermissions)', async () => {
+		const { run } = await driveHarness('https://www.googleapis.com/auth/userinfo.email')
+		drive.doc('Doc', 'body')
+		const refused = await run().catch((error: unknown) => error)
+		expect(refused).toBeInstanceOf(InsufficientScopeError)
+		expect((refused as InsufficientScopeError).missing).toEqual(['https://www.googleapis.com/auth/drive.readonly'])
 	})
 })

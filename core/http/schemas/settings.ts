@@ -37,6 +37,18 @@ const credentialFields = Object.fromEntries(
 	]),
 )
 
+/**
+ * A Pub/Sub topic's full name: a Cloud project id (6 to 30 lower-case letters, digits or hyphens) and a topic name
+ * (3 to 255 characters, starting with a letter), https://cloud.google.com/pubsub/docs/pubsub-basics#resource_names.
+ */
+const PubsubTopic = t.Nullable(
+	t.String({
+		maxLength: 300,
+		pattern: '^projects/[a-z][a-z0-9-]{4,28}[a-z0-9]/topics/[A-Za-z][A-Za-z0-9._~+%-]{2,254}$',
+		error: 'must be a Pub/Sub topic, projects/<project id>/topics/<topic>, in the Cloud project of the application',
+	}),
+)
+
 export const SettingsPatchBody = t.Object(
 	{
 		excludeItems: t.Optional(t.Unknown()),
@@ -49,6 +61,7 @@ export const SettingsPatchBody = t.Object(
 		profileBuckets: t.Optional(ProfileBuckets),
 		workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
 		...credentialFields,
+		googleDrivePubsubTopic: t.Optional(PubsubTopic),
 	},
 	{
 		additionalProperties: false,
