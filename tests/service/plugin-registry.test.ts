@@ -180,6 +180,35 @@ describe('plugin boundary', () => {
 		expect(offenders).toEqual([])
 	})
 
+	it('keeps the surfaces apart: MCP and the console server never import each other, plugins or the root', async () => {
+		const offenders: string[] = []
+		for (const [glob, own] of [
+			['mcp/**/*.ts', 'mcp/'],
+			['console/serve/**/*.ts', 'console/serve/'],
+		] as const) {
+			for (const { file, target } of await relativeImports(glob)) {
+				if (!target.startsWith(own) && !target.startsWith('core/')) offenders.push(`${file} -> ${target}`)
+			}
+		}
+		expect(offenders).toEqual([])
+	})
+
+	it('has no import cycle between the folders of core', async () => {
+		const edges = new Map<string, Set<string>>()
+		const folderOf = (path: string) => path.split('/').slice(0, 2).join('/')
+		for (const { file, target } of await relativeImports('core/**/*.ts')) {
+			const from = folderOf(file)
+			const to = folderOf(target)
+			if (from === to || !from.slice(5).length || to.endsWith('.ts') || from.endsWith('.ts')) continue
+			edges.set(from, (edges.get(from) ?? new Set()).add(to))
+		}
+		const cycles: string[] = []
+		for (const [from, targets] of edges) {
+			for (const to of targets) if (edges.get(to)?.has(from) && from < to) cycles.push(`${from} <-> ${to}`)
+		}
+		expect(cycles).toEqual([])
+	})
+
 	it('keeps core free of imports of plugins, connectors and the composition root', async () => {
 		const offenders = (await relativeImports('core/**/*.ts'))
 			.filter(({ target }) => !target.startsWith('core/'))
