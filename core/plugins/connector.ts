@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts'
-import type { PluginBase } from './contract.ts'
+import { PLUGIN_API_VERSION, type PluginBase } from './contract.ts'
 
 /**
  * The connector contract: a declaration (provider id, auth, schedule, optional webhooks and resources) plus one
@@ -245,11 +245,18 @@ export class ConnectorAuthError extends Error {}
 // biome-ignore lint/suspicious/noExplicitAny: the runtime passes each connector only what it declared itself
 export type AnyConnector = ConnectorPlugin<any, any>
 
-/** Typed helper for connector authors: `export const feed = (o) => defineConnector({ ... })`. */
+/** A connector as its author writes it: `apiVersion` and `kind` are filled in, `name` defaults to `provider`. */
+export type ConnectorDeclaration<Cursor extends CursorValue, Settings> = Omit<
+	ConnectorPlugin<Cursor, Settings>,
+	'apiVersion' | 'kind' | 'name'
+> &
+	Partial<Pick<ConnectorPlugin<Cursor, Settings>, 'apiVersion' | 'kind' | 'name'>>
+
+/** Typed helper for connector authors: `export const feed = (o) => defineConnector({ provider: 'feed', ... })`. */
 export function defineConnector<Cursor extends CursorValue, Settings>(
-	connector: ConnectorPlugin<Cursor, Settings>,
+	connector: ConnectorDeclaration<Cursor, Settings>,
 ): ConnectorPlugin<Cursor, Settings> {
-	return connector
+	return { apiVersion: PLUGIN_API_VERSION, kind: 'connector', name: connector.provider, ...connector }
 }
 
 /** Provider ids are URL path segments. */

@@ -66,7 +66,7 @@ export default defineConfig({
 			MEMORY_CONFIG: join(dir, 'memory.config.ts'),
 			MEMORY_DATA_DIR: join(dir, 'data'),
 		})
-		expect(config.plugins.map((plugin) => plugin.name)).toContain('example-folder')
+		expect(config.plugins.map((plugin) => plugin.name)).toContain('folder')
 		service = await startService({
 			settings: config.settings,
 			plugins: await withDefaultFiles(config.plugins, config.settings),

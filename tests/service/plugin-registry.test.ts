@@ -91,6 +91,14 @@ describe('plugin registry', () => {
 		)
 	})
 
+	it('refuses a second extractor instead of silently using the first', () => {
+		const log: string[] = []
+		const pair = [fake('storage', 's', log), fake('embedder', 'e', log)]
+		expect(() => validatePlugins([...pair, fake('extractor', 'one', log), fake('extractor', 'two', log)])).toThrow(
+			'at most one extractor plugin is allowed, found one, two',
+		)
+	})
+
 	it('refuses an unknown kind and a list without storage or embedder', () => {
 		const log: string[] = []
 		expect(() => validatePlugins([{ ...fake('storage', 's', log), kind: 'cache' }])).toThrow('unknown kind "cache"')
