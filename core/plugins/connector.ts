@@ -229,6 +229,8 @@ export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Setti
 	 * message the API answers with a 400.
 	 */
 	validateMetadata?(metadata: Record<string, unknown>): void | Promise<void>
+	/** What a user fills in at creation, sent as the create body's `metadata` (a crawler's start URL); the console asks. */
+	metadataFields?: { key: string; label: string; secret: boolean }[]
 	resources?: ResourcesSpec<Settings>
 	webhook?: WebhookSpec<Settings>
 	/**
