@@ -1,9 +1,8 @@
 /**
- * The OAuth providers whose applications an organization can replace with its own (the published API's
- * `<provider>ClientId`, `<provider>ClientSecret` and `<provider>CustomKeyEnabled` settings).
+ * An organization can replace the server's OAuth application of every registered connector that declares
+ * `auth.settingsKey` with its own: `<settingsKey>ClientId`, `<settingsKey>ClientSecret`, `<settingsKey>CustomKeyEnabled`
+ * (the published API names four: googleDrive, notion, onedrive, github).
  */
-export const CUSTOM_KEY_PROVIDERS = ['googleDrive', 'notion', 'onedrive', 'github'] as const
-export type CustomKeyProvider = (typeof CUSTOM_KEY_PROVIDERS)[number]
 
 export const PLAIN_FIELDS = [
 	'excludeItems',
@@ -15,25 +14,30 @@ export const PLAIN_FIELDS = [
 	'workspacePrompt',
 ] as const
 
+export const clientIdField = (settingsKey: string) => `${settingsKey}ClientId`
+export const clientSecretField = (settingsKey: string) => `${settingsKey}ClientSecret`
+export const customKeyEnabledField = (settingsKey: string) => `${settingsKey}CustomKeyEnabled`
+
 /**
- * Options of an organization's own application, stored beside its credentials and given to its connections
- * (`googleDrivePubsubTopic`: the Pub/Sub topic Gmail push publishes to, in that application's Cloud project).
+ * Options of an organization's own application, by settings key, stored beside its credentials and given to its
+ * connections (`googleDrivePubsubTopic`: the Pub/Sub topic Gmail push publishes to, in that application's project).
  */
-export const APP_OPTIONS: Partial<Record<CustomKeyProvider, string[]>> = { googleDrive: ['PubsubTopic'] }
-const appOptionFields = Object.entries(APP_OPTIONS).flatMap(([provider, options]) =>
-	(options ?? []).map((option) => `${provider}${option}`),
-)
+export const APP_OPTIONS: Record<string, string[]> = { googleDrive: ['PubsubTopic'] }
 
-export const clientIdField = (provider: CustomKeyProvider) => `${provider}ClientId` as const
-export const clientSecretField = (provider: CustomKeyProvider) => `${provider}ClientSecret` as const
-export const customKeyEnabledField = (provider: CustomKeyProvider) => `${provider}CustomKeyEnabled` as const
+const appOptionFields = (settingsKey: string) => (APP_OPTIONS[settingsKey] ?? []).map((o) => `${settingsKey}${o}`)
 
-/** Every settings key a client may read or write. */
-export const SETTINGS_FIELDS: string[] = [
-	...PLAIN_FIELDS,
-	...CUSTOM_KEY_PROVIDERS.flatMap((p) => [clientIdField(p), clientSecretField(p), customKeyEnabledField(p)]),
-	...appOptionFields,
-]
+/** Every settings key a client may read or write, given the registered connectors' settings keys. */
+export function settingsFields(settingsKeys: readonly string[]): string[] {
+	return [
+		...PLAIN_FIELDS,
+		...settingsKeys.flatMap((key) => [
+			clientIdField(key),
+			clientSecretField(key),
+			customKeyEnabledField(key),
+			...appOptionFields(key),
+		]),
+	]
+}
 
 /** Secrets are shown only as their last four characters. */
 export function maskSecret(secret: string): string {

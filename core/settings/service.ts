@@ -3,13 +3,12 @@ import { badRequest } from '../errors.ts'
 import type { Storage } from '../plugins/storage.ts'
 import {
 	APP_OPTIONS,
-	CUSTOM_KEY_PROVIDERS,
 	clientIdField,
 	clientSecretField,
 	customKeyEnabledField,
 	maskSecret,
 	orgSlug,
-	SETTINGS_FIELDS,
+	settingsFields,
 } from './fields.ts'
 import { isSealed, type SecretBox } from './secret-box.ts'
 
@@ -22,12 +21,18 @@ export type SettingsPatch = Record<string, unknown>
  * Organization settings. Client secrets are sealed before they reach storage and masked on the way out; enabling a
  * provider's custom credentials records when, so only connections created after that use them.
  */
-export function createSettingsService(deps: { storage: Storage; secrets: SecretBox }) {
-	const { storage, secrets } = deps
+export function createSettingsService(deps: {
+	storage: Storage
+	secrets: SecretBox
+	/** The `auth.settingsKey` of every registered OAuth connector that lets organizations bring their own app. */
+	settingsKeys: readonly string[]
+}) {
+	const { storage, secrets, settingsKeys } = deps
+	const fields = settingsFields(settingsKeys)
 
 	function present(stored: Record<string, unknown>): Record<string, unknown> {
 		const view: Record<string, unknown> = {}
-		for (const field of SETTINGS_FIELDS) {
+		for (const field of fields) {
 			const value = stored[field] ?? (field === 'profileBuckets' ? [] : null)
 			view[field] = isSealed(value) ? maskSecret(secrets.open(value)) : value
 		}
@@ -35,6 +40,8 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 	}
 
 	return {
+		settingsKeys,
+
 		async get(scope: Scope) {
 			return present(await storage.settings.get(scope.orgId))
 		},
@@ -48,7 +55,7 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			if (stored[`${settingsKey}CustomKeyEnabled`] !== true) return null
 			const secret = stored[`${settingsKey}ClientSecret`]
 			const options: Record<string, string> = {}
-			for (const option of APP_OPTIONS[settingsKey as keyof typeof APP_OPTIONS] ?? []) {
+			for (const option of APP_OPTIONS[settingsKey] ?? []) {
 				const value = stored[`${settingsKey}${option}`]
 				if (typeof value === 'string' && value) options[option.charAt(0).toLowerCase() + option.slice(1)] = value
 			}
@@ -67,11 +74,11 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			const stored = await storage.settings.get(scope.orgId)
 			const next: Record<string, unknown> = { ...stored }
 			for (const [field, value] of Object.entries(patch)) {
-				const isSecret = CUSTOM_KEY_PROVIDERS.some((p) => clientSecretField(p) === field)
+				const isSecret = settingsKeys.some((key) => clientSecretField(key) === field)
 				next[field] = isSecret && typeof value === 'string' ? secrets.seal(value) : value
 			}
 			const enabledAt = { ...((stored[ENABLED_AT] as Record<string, string> | undefined) ?? {}) }
-			for (const provider of CUSTOM_KEY_PROVIDERS) {
+			for (const provider of settingsKeys) {
 				if (next[customKeyEnabledField(provider)] !== true) continue
 				if (!next[clientIdField(provider)] || !next[clientSecretField(provider)]) {
 					throw badRequest(
