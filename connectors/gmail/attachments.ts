@@ -9,9 +9,9 @@ export function attachmentDocuments(
 	threadId: string,
 	messages: ThreadMessage[],
 	maxBytes: number,
-): { attachments: ExternalDocument[]; failures: { externalId: string; error: string }[] } {
+): { attachments: ExternalDocument[]; failures: { externalId: string; error: string; retry: 'permanent' }[] } {
 	const attachments: ExternalDocument[] = []
-	const failures: { externalId: string; error: string }[] = []
+	const failures: { externalId: string; error: string; retry: 'permanent' }[] = []
 	for (const message of messages) {
 		message.decoded.attachments.forEach((attachment, index) => {
 			// Only what file ingestion reads (by its type or its name); archives, calendar invites and such are left out.
@@ -19,6 +19,7 @@ export function attachmentDocuments(
 			const externalId = `${threadId}:${message.id}:${index}`
 			if (attachment.bytes.length > maxBytes) {
 				failures.push({
+					retry: 'permanent',
 					externalId,
 					error: `GMAIL_ATTACHMENT_TOO_LARGE: ${attachment.name} is ${attachment.bytes.length} bytes (limit ${maxBytes})`,
 				})

@@ -1,6 +1,7 @@
 import { defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { googleOAuth } from '../google/index.ts'
 import { DEFAULT_SETTINGS, GMAIL_SCOPE, type GmailCursor, type GmailOptions, type GmailSettings } from './options.ts'
+import { readGmailItem } from './read-item.ts'
 import { configureLabels, listLabels } from './resources.ts'
 import { syncGmail } from './sync.ts'
 import { gmailWebhook } from './webhook.ts'
@@ -35,5 +36,6 @@ export function gmail(options: GmailOptions = {}) {
 			jwksUrl: options.pushJwksUrl || 'https://www.googleapis.com/oauth2/v3/certs',
 		}),
 		sync: (ctx, cursor) => syncGmail(ctx, cursor, { apiUrl, limits }),
+		readItem: (ctx, externalId) => readGmailItem(ctx, externalId, { apiUrl, limits }),
 	})
 }

@@ -2,6 +2,7 @@ import type { gmail_v1 } from 'googleapis/build/src/apis/gmail'
 import type { SyncContext, SyncEvent } from '../../core/index.ts'
 import { endsRun, statusOf } from '../google/index.ts'
 import { gmailClient } from './client.ts'
+import { UnreadableMessageError } from './mime.ts'
 import { type GmailCursor, type GmailSettings, scopeOf, wantedLabels } from './options.ts'
 import { readThread } from './read-thread.ts'
 import type { GmailRun, ThreadLimits } from './run.ts'
@@ -20,14 +21,7 @@ export async function* syncGmail(
 	cursor: GmailCursor | null,
 	options: { apiUrl: string | undefined; limits: ThreadLimits },
 ): AsyncGenerator<Event> {
-	const includeAttachments = ctx.settings.includeAttachments || ctx.metadata.includeAttachments === true
-	const run: GmailRun = {
-		api: await gmailClient(options.apiUrl, ctx),
-		ctx,
-		limits: options.limits,
-		includeAttachments,
-		scope: scopeOf(wantedLabels(ctx.settings), includeAttachments),
-	}
+	const run = await gmailRun(ctx, options)
 	const current = cursor?.scope === run.scope ? cursor : null
 	if (current?.historyId && current.fullLabel === null) {
 		if (yield* incremental(run, current.historyId)) return
@@ -35,6 +29,20 @@ export async function* syncGmail(
 		return yield* full(run, null)
 	}
 	yield* full(run, current?.historyId && current.fullLabel !== null ? current : null)
+}
+
+export async function gmailRun(
+	ctx: SyncContext<GmailSettings>,
+	options: { apiUrl: string | undefined; limits: ThreadLimits },
+): Promise<GmailRun> {
+	const includeAttachments = ctx.settings.includeAttachments || ctx.metadata.includeAttachments === true
+	return {
+		api: await gmailClient(options.apiUrl, ctx),
+		ctx,
+		limits: options.limits,
+		includeAttachments,
+		scope: scopeOf(wantedLabels(ctx.settings), includeAttachments),
+	}
 }
 
 async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<Event> {
@@ -199,7 +207,9 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 	} catch (error) {
 		// Gmail's other 403s are mailbox-wide (the API off for the account, a domain policy): they end the run too.
 		if (endsRun(error) || statusOf(error) === 403) throw error
-		yield { type: 'failure', externalId: threadId, error: (error as Error).message }
+		// A message that is not readable mail (or too large) stays so: it is not read again.
+		const retry = error instanceof UnreadableMessageError ? 'permanent' : 'transient'
+		yield { type: 'failure', externalId: threadId, error: (error as Error).message, retry }
 		return null
 	}
 }

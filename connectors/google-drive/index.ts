@@ -9,6 +9,7 @@ import {
 	type GoogleDriveSettings,
 	MAX_FILE_BYTES,
 } from './options.ts'
+import { readDriveItem } from './read-item.ts'
 import { configureFolders, listFolders } from './resources.ts'
 import { syncDrive } from './sync.ts'
 import { driveWebhook } from './webhook.ts'
@@ -33,5 +34,6 @@ export function googleDrive(options: GoogleDriveOptions = {}) {
 		},
 		webhook: driveWebhook(options.apiUrl, options.channelLifetimeMs ?? CHANNEL_LIFETIME_MS),
 		sync: (ctx, cursor) => syncDrive(ctx, cursor, { apiUrl: options.apiUrl, maxFileBytes }),
+		readItem: (ctx, externalId) => readDriveItem(ctx, externalId, { apiUrl: options.apiUrl, maxFileBytes }),
 	})
 }

@@ -1,10 +1,13 @@
 import { afterAll, beforeEach, describe, expect, it } from 'bun:test'
+import { gmail } from '../../connectors/gmail/index.ts'
+import type { GmailSettings } from '../../connectors/gmail/options.ts'
 import { googleDrive } from '../../connectors/google-drive/index.ts'
 import type { GoogleDriveSettings } from '../../connectors/google-drive/options.ts'
 import { InsufficientScopeError, RateLimitedError, type SyncEvent } from '../../core/index.ts'
 import { eventsOf, type SyncHarness, syncHarness } from '../../testkit/connector-context.ts'
 import { type GoogleEmulator, startGoogleEmulator } from '../../testkit/emulators/google.ts'
 import { addDriveRoutes, type DriveEmulator, FORM } from '../../testkit/emulators/google-drive.ts'
+import { startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
 
 /** Drive's listings as Google answers them: incomplete searches, shared drives going away, what cannot be read. */
@@ -162,5 +165,40 @@ describe('Google Drive and Gmail under Google refusals', () => {
 		const refused = await run().catch((error: unknown) => error)
 		expect(refused).toBeInstanceOf(InsufficientScopeError)
 		expect((refused as InsufficientScopeError).missing).toEqual(['https://www.googleapis.com/auth/drive.readonly'])
+	})
+})
+
+describe('Google Drive and Gmail items read again', () => {
+	it('reads one Drive file again for a retry: its document, or gone once deleted', async () => {
+		const google = startGoogleEmulator()
+		try {
+			const drive = addDriveRoutes(google)
+			const connector = googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url })
+			const h = syncHarness<GoogleDriveSettings>({ settings: { folders: [] } })
+			const token = await google.accessToken('https://www.googleapis.com/auth/drive.readonly')
+			h.ctx.withToken = async (call) => call(token)
+			const doc = drive.doc('Retried', 'read again')
+			expect(await connector.readItem!(h.ctx, doc.id)).toMatchObject({ externalId: doc.id, content: 'read again' })
+			drive.remove(doc.id)
+			expect(await connector.readItem!(h.ctx, doc.id)).toBe('gone')
+		} finally {
+			google.stop()
+		}
+	})
+
+	it('reads one Gmail thread again for a retry, and a thread moved to trash is gone', async () => {
+		const emulator = await startGmailEmulator()
+		try {
+			const connector = gmail({ apiUrl: emulator.url })
+			const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
+			const token = await emulator.accessToken()
+			h.ctx.withToken = async (call) => call(token)
+			const sent = emulator.deliver({ subject: 'Retried', text: 'read again' })
+			expect(await connector.readItem!(h.ctx, sent.threadId)).toMatchObject({ externalId: sent.threadId })
+			emulator.trash(sent.id)
+			expect(await connector.readItem!(h.ctx, sent.threadId)).toBe('gone')
+		} finally {
+			emulator.stop()
+		}
 	})
 })
