@@ -77,6 +77,7 @@ describe('Gmail under Google refusals', () => {
 		const connector = gmail({ apiUrl: emulator.url })
 		const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
 		const token = await emulator.accessToken()
+		h.ctx.accessToken = async () => token
 		h.ctx.withToken = async (call) => call(token)
 		emulator.state.rateLimitedCalls = 3
 		const events = await h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor))
@@ -88,6 +89,7 @@ describe('Gmail under Google refusals', () => {
 		const connector = gmail({ apiUrl: emulator.url })
 		const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
 		const token = await emulator.accessToken()
+		h.ctx.accessToken = async () => token
 		h.ctx.withToken = async (call) => call(token)
 		const sync = () => h.run<GmailCursor>((ctx, cursor) => connector.sync(ctx, cursor))
 		await sync()

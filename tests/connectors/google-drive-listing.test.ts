@@ -129,6 +129,7 @@ describe('Google Drive and Gmail under Google refusals', () => {
 		const h = syncHarness<GoogleDriveSettings>({ settings: { folders: [] } })
 		const token = await google.accessToken(scope)
 		h.ctx.accessToken = async () => token
+		h.ctx.accessToken = async () => token
 		h.ctx.withToken = async (call) => call(token)
 		return { h, run: () => h.run(connector.sync) }
 	}
@@ -176,6 +177,7 @@ describe('Google Drive and Gmail items read again', () => {
 			const connector = googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url })
 			const h = syncHarness<GoogleDriveSettings>({ settings: { folders: [] } })
 			const token = await google.accessToken('https://www.googleapis.com/auth/drive.readonly')
+			h.ctx.accessToken = async () => token
 			h.ctx.withToken = async (call) => call(token)
 			const doc = drive.doc('Retried', 'read again')
 			expect(await connector.readItem!(h.ctx, doc.id)).toMatchObject({ externalId: doc.id, content: 'read again' })
@@ -192,6 +194,7 @@ describe('Google Drive and Gmail items read again', () => {
 			const connector = gmail({ apiUrl: emulator.url })
 			const h = syncHarness<GmailSettings>({ settings: { labels: [], includeAttachments: false } })
 			const token = await emulator.accessToken()
+			h.ctx.accessToken = async () => token
 			h.ctx.withToken = async (call) => call(token)
 			const sent = emulator.deliver({ subject: 'Retried', text: 'read again' })
 			expect(await connector.readItem!(h.ctx, sent.threadId)).toMatchObject({ externalId: sent.threadId })
