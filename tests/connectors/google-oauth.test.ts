@@ -9,7 +9,7 @@ import {
 	refreshTokens,
 	revokeTokens,
 } from '../../core/connectors/oauth.ts'
-import { startGoogleEmulator } from '../../testkit/emulators/google.ts'
+import { accountIdOf, startGoogleEmulator } from '../../testkit/emulators/google.ts'
 
 describe('Google OAuth (shared by Drive and Gmail)', () => {
 	const google = startGoogleEmulator({ tokenLifetimeSeconds: 60 })
@@ -42,7 +42,9 @@ describe('Google OAuth (shared by Drive and Gmail)', () => {
 		const tokens = await exchangeCode(declaration, app, { redirectUri, code, verifier })
 		expect(tokens.refreshToken).toStartWith('1//')
 		expect(Date.parse(tokens.expiresAt!)).toBeGreaterThan(Date.now())
-		expect(await declaration.identity!(tokens)).toEqual({ email: google.email })
+		expect(await declaration.identity!(tokens)).toEqual({ email: google.email, accountId: accountIdOf(google.email) })
+		expect(declaration.grantGroup).toBe('google')
+		expect(declaration.requiredScopes).toEqual(['https://www.googleapis.com/auth/drive.readonly'])
 	})
 
 	it('refuses a code without the right PKCE verifier', async () => {
