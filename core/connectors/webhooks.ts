@@ -7,8 +7,9 @@ import { connectorFor } from './providers.ts'
 const refused = (details: string) => new HttpError(401, 'Webhook refused', details)
 
 /**
- * One provider's notification: verified against the secret of the subscription it names, refused when replayed,
- * then a (debounced) incremental sync of each connection it concerns. Nothing else happens before the answer.
+ * One provider's notification: verified against the secret of the subscription it names, acknowledged without effect
+ * when it is a duplicate, then a (debounced) incremental sync of each connection it concerns. Forged or unsigned ones
+ * are refused (401). Nothing else happens before the answer.
  */
 export async function receiveWebhook(
 	deps: ConnectorDeps,
@@ -25,16 +26,19 @@ export async function receiveWebhook(
 			webhook.routeKeys(request).map((key) => deps.storage.connections.subscriptionsByRoute(provider, key)),
 		)
 	).flat()
-	if (subscriptions.length === 0) throw refused('the notification names no known subscription')
+	if (subscriptions.length === 0) {
+		// A verified delivery for a subscription that is gone is acknowledged: anything else is redelivered for days.
+		if (await webhook.verifyWithoutSubscription?.(request)) return { accepted: 0 }
+		throw refused('the notification names no known subscription')
+	}
 	const verified = []
 	for (const subscription of subscriptions) {
 		if (await webhook.verify(request, deps.secrets.open(subscription.secret))) verified.push(subscription)
 	}
 	if (verified.length === 0) throw refused('the signature does not match')
 	const delivery = webhook.deliveryId?.(request)
-	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) {
-		throw refused('this delivery was received before (replay)')
-	}
+	// A verified duplicate is acknowledged and ignored (at-least-once providers redeliver whatever is not a 2xx).
+	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) return { accepted: 0 }
 	const baseUrl = deps.publicUrl ?? (request.url ? new URL(request.url).origin : null)
 	for (const subscription of verified) {
 		const action = webhook.lifecycle?.(request, subscription)
