@@ -7,7 +7,10 @@
  * running sync costs the API.
  *
  *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion|onedrive] [--files 1000] [--rps 3]
- *     [--driver embedded|postgres]
+ *     [--driver embedded|postgres] [--rate-limit]
+ *
+ * `--rate-limit` (google-drive, gmail): Google refuses the next two calls every second, as Google does (Drive: 403
+ * userRateLimitExceeded; Gmail: 429); every item must still be imported.
  *
  * PostgreSQL: BENCH_DATABASE_URL (an admin URL; a database is created and dropped), else a throwaway server is started.
  */
@@ -31,6 +34,7 @@ const provider = arg('--provider') ?? 'github'
 const files = Number(arg('--files') || 1000) || 1000
 const rps = Number(arg('--rps') ?? 3)
 const driver = arg('--driver') === 'postgres' ? 'postgres' : 'pglite'
+const rateLimit = process.argv.includes('--rate-limit')
 if (driver === 'postgres' && process.env.BENCH_DATABASE_URL)
 	process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL
 const sentence = (i: number) =>
@@ -47,13 +51,17 @@ async function setUp(): Promise<{
 		const google = startGoogleEmulator()
 		const endpoints = { accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url }
 		let plugin: Plugin
+		let limits: { rateLimitedCalls: number } | null = null
 		if (provider === 'google-drive') {
 			const drive = addDriveRoutes(google)
+			drive.state.rateLimitKind = '403-user'
+			limits = drive.state
 			for (let i = 0; i < files; i++) drive.doc(`Page ${i}`, `# Page ${i}\n\n${sentence(i)}`)
 			plugin = googleDrive(endpoints)
 		} else {
 			// A mailbox of threads of two messages each: a question and a reply quoting it.
 			const mail = await addGmailRoutes(google)
+			limits = mail.state
 			for (let i = 0; i < files; i++) {
 				const { threadId } = mail.deliver({ subject: `Station ${i}`, text: `How often does station ${i} run?` })
 				mail.deliver(
@@ -66,8 +74,16 @@ async function setUp(): Promise<{
 			}
 			plugin = gmail(endpoints)
 		}
+		const refusing = rateLimit
+			? setInterval(() => {
+					if (limits) limits.rateLimitedCalls = 2
+				}, 1000)
+			: null
 		return {
-			stop: () => google.stop(),
+			stop: () => {
+				if (refusing) clearInterval(refusing)
+				google.stop()
+			},
 			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
 			plugin,
 			// The first sync lists everything when the authorization completes.
@@ -157,7 +173,9 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
-	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}`)
+	console.log(
+		`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}${rateLimit ? ', rate-limited' : ''}`,
+	)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)

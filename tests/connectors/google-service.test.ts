@@ -62,6 +62,7 @@ describe('Google Drive and Gmail through the service, as Google answers', () => 
 		expect(refreshes() - before).toBe(1)
 		const items = await t.service.plugins.storage.connections.items(id)
 		expect(items.map((item) => item.externalId)).toContain(doc.id)
+		expect((await t.json('DELETE', `/v3/connections/${id}`)).status).toBe(200)
 	}, 120_000)
 
 	it('shares one Gmail watch between connections on the same mailbox: the union of labels, stopped with the last', async () => {
@@ -109,4 +110,51 @@ describe('Google Drive and Gmail through the service, as Google answers', () => 
 		expect(withTopic.connection.status).toBe('active')
 		expect(emulator.activeWatch(ORG_CLIENT.project)).toMatchObject({ topicName: topic, labelIds: ['INBOX'] })
 	}, 180_000)
+
+	it('deletes the Gmail connection without ending the Drive connection of the same account; the last one revokes', async () => {
+		const paired = await connect('google-drive', 'pair-drive')
+		const mail = await connect('gmail', 'pair-mail')
+		const revocations = emulator.google.revocations()
+		expect((await t.json('DELETE', `/v3/connections/${mail.id}`)).status).toBe(200)
+		expect(emulator.google.revocations()).toBe(revocations)
+		// The Drive connection's grant still works, refresh included.
+		emulator.google.expireAccessTokens()
+		const doc = drive.doc('After the sibling went', 'still synced')
+		const after = await sync('google-drive', paired.id, 'pair-drive')
+		expect(after.status).toBe('active')
+		const items = await t.service.plugins.storage.connections.items(paired.id)
+		expect(items.map((item) => item.externalId)).toContain(doc.id)
+		expect((await t.json('DELETE', `/v3/connections/${paired.id}`)).status).toBe(200)
+		expect(emulator.google.revocations()).toBe(revocations + 1)
+	}, 180_000)
+
+	it('refuses a grant the user unticked drive.readonly from, naming it; the connection never becomes active', async () => {
+		emulator.google.consent.unticked = ['https://www.googleapis.com/auth/drive.readonly']
+		try {
+			const { created } = await authorizeThroughEmulator(t, 'google-drive', { containerTag: 'unticked' })
+			const { body } = await t.json('GET', `/v3/connections/${created.body.id}`)
+			expect(body.status).not.toBe('active')
+			expect(JSON.stringify(body)).toContain('drive.readonly')
+		} finally {
+			emulator.google.consent.unticked = []
+		}
+	}, 120_000)
+
+	it('acknowledges verified Pub/Sub pushes for unknown mailboxes and replays, refuses forged ones, and stops any watch on delete', async () => {
+		const webhook = (delivery: { body: string; headers: Record<string, string> }) =>
+			t.request('POST', '/v3/connections/webhooks/gmail', { body: delivery.body, headers: delivery.headers, key: null })
+		const unknown = await webhook(await emulator.push({ audience: AUDIENCE, emailAddress: 'nobody@example.com' }))
+		expect(unknown.status).toBeLessThan(300)
+		const forged = await webhook(await emulator.push({ audience: AUDIENCE, forged: true }))
+		expect(forged.status).toBe(401)
+		const { id } = await connect('gmail', 'push-replay')
+		const push = await emulator.push({ audience: AUDIENCE, messageId: 'pubsub-message-1' })
+		expect((await webhook(push)).status).toBeLessThan(300)
+		expect((await webhook(push)).status).toBeLessThan(300)
+		// An expired connection's watch is stopped too when it is deleted.
+		await t.service.plugins.storage.connections.update(id, { status: 'expired' })
+		const stops = emulator.log.filter((line) => line === 'POST /stop').length
+		expect((await t.json('DELETE', `/v3/connections/${id}`)).status).toBe(200)
+		expect(emulator.log.filter((line) => line === 'POST /stop').length).toBe(stops + 1)
+	}, 120_000)
 })
