@@ -57,7 +57,18 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 	let page = resume?.fullPage ?? null
 	for (let label = resume?.fullLabel ?? 0; label < labels.length; label++) {
 		for (;;) {
-			const data = await threadPage(run, labels[label]!, page)
+			let data: Awaited<ReturnType<typeof threadPage>>
+			try {
+				data = await threadPage(run, labels[label]!, page)
+			} catch (error) {
+				// Google kept refusing this label's listing (after retries): the other labels are still read, and this
+				// listing deletes nothing.
+				if (endsRun(error)) throw error
+				yield { type: 'scope-failed', scope: `label ${labels[label]}`, error: (error as Error).message }
+				complete = false
+				page = null
+				break
+			}
 			if (data === 'refused') {
 				page = null
 				continue
