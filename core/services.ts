@@ -42,7 +42,7 @@ export async function createServices(input: {
 		c.auth.type === 'oauth2' && c.auth.settingsKey ? [c.auth.settingsKey] : [],
 	)
 	const settingsService = createSettingsService({ storage, secrets, settingsKeys })
-	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const profileDynamicDays = settings.profileDynamicDays
 	const fileService = createFileService({
 		storage,
 		files,
