@@ -157,6 +157,19 @@ describe('connector declarations', () => {
 			'auth.fields',
 		)
 	})
+
+	it('takes a webhook checked by authenticate alone, and refuses one without any check or with a bad bound', () => {
+		const webhook = { routeKeys: () => [], authenticate: () => false }
+		expect(validatePlugins([...base, connector('feed', { webhook })])).toHaveLength(3)
+		expect(() => validatePlugins([...base, connector('feed', { webhook: { routeKeys: () => [] } })])).toThrow(
+			'webhook.verify or webhook.authenticate is missing',
+		)
+		for (const bound of [{ maxRouteKeys: 0 }, { maxBodyBytes: 1.5 }, { maxRouteKeys: '10' }]) {
+			expect(() => validatePlugins([...base, connector('feed', { webhook: { ...webhook, ...bound } })])).toThrow(
+				'must be a positive integer',
+			)
+		}
+	})
 })
 
 describe('plugin boundary', () => {
