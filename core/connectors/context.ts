@@ -120,7 +120,9 @@ export function syncContext(
 		},
 		async routeSharers(routeKey) {
 			const sharers = []
-			for (const subscription of await deps.storage.connections.subscriptionsByRoute(connection.provider, routeKey)) {
+			for (const subscription of await deps.storage.connections.subscriptionsByRoutes(connection.provider, [
+				routeKey,
+			])) {
 				if (subscription.connectionId === connection.id) continue
 				const other = await deps.storage.connections.byId(subscription.connectionId)
 				if (other?.status !== 'active') continue
