@@ -253,6 +253,9 @@ describeEachDriver('Gmail connector through the service', (driver) => {
 		expect((await t.json('GET', `/v3/connections/${id}`)).status).toBe(200)
 		const deleted = await t.json('DELETE', `/v3/connections/${id}`)
 		expect(deleted.body).toEqual({ id, provider: 'gmail' })
-		expect(emulator.google.log.at(-1)).toBe('POST /revoke')
+		// Other connections of the same account and application remain: the grant stays, and the mailbox's shared
+		// watch is narrowed to their labels rather than stopped.
+		expect(emulator.google.log.slice(-1)).toEqual(['POST /gmail/v1/users/me/watch'])
+		expect(emulator.activeWatch()).not.toBeNull()
 	}, 90_000)
 })
