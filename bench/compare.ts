@@ -5,8 +5,8 @@
  * the machine's noise falls on both alike. Prints server and client p50 / p95 of each, the ratio B / A, and the
  * evidence found within 1,000 returned words (chunks only) as a check that both return the same results.
  *
- *   bun bench/compare.ts --root ../wt-perf-base [--conversations 1] [--rounds 2] [--workloads hybrid10,hybrid100,...]
- *   [--driver embedded|postgres] [--adds]
+ *   bun bench/compare.ts --root ../wt-perf-base [--conversations 1] [--questions 60] [--rounds 2]
+ *   [--workloads hybrid10,hybrid100,...] [--driver embedded|postgres] [--adds [--add-runs 2]]
  *
  * Workloads: `hybrid10` and `hybrid100` (/v4/search hybrid, limit 10 / 100, transcript sessions with instant
  * dreaming), `v3` (/v3/search limit 10), `memories10` (/v4/search memories, limit 10), `memorybench` (memorybench's
@@ -159,8 +159,8 @@ async function ask(side: Side, workload: Workload, conversation: number, questio
 }
 
 async function compareSearch(a: Side, b: Side, conversations: Conversation[], workloads: Workload[], rounds: number) {
-	const rows: (string | number)[][] = []
 	for (const workload of workloads) {
+		const rows: (string | number)[][] = []
 		const samples: Record<'a' | 'b', Sample[]> = { a: [], b: [] }
 		let turn = 0
 		for (let round = 0; round < rounds; round++) {
@@ -213,13 +213,13 @@ async function compareSearch(a: Side, b: Side, conversations: Conversation[], wo
 			'',
 			'',
 		])
-		console.error(`[compare] ${workload} done`)
+		// Each workload's table as soon as it is measured, so a run cut short keeps what it measured.
+		printTable(
+			`Search, one client, A and B interleaved (ms): ${workload}`,
+			['workload', 'checkout', 'server p50 / p95', 'client p50 / p95', 'KB per answer', 'evidence @1,000 words', 'n'],
+			rows,
+		)
 	}
-	printTable(
-		'Search, one client, A and B interleaved (ms)',
-		['workload', 'checkout', 'server p50 / p95', 'client p50 / p95', 'KB per answer', 'evidence @1,000 words', 'n'],
-		rows,
-	)
 }
 
 /**
@@ -275,7 +275,10 @@ if (!all) {
 	process.exit(0)
 }
 const argv = process.argv.slice(2)
-const conversations = all.slice(0, Number(flagValue(argv, 'conversations') ?? 1))
+const questions = Number(flagValue(argv, 'questions') ?? Number.POSITIVE_INFINITY)
+const conversations = all
+	.slice(0, Number(flagValue(argv, 'conversations') ?? 1))
+	.map((conversation) => ({ ...conversation, questions: conversation.questions.slice(0, questions) }))
 const rounds = Number(flagValue(argv, 'rounds') ?? 2)
 const workloads = (flagValue(argv, 'workloads') ?? 'hybrid10,hybrid100,memorybench').split(',') as Workload[]
 for (const workload of workloads) if (!WORKLOADS.includes(workload)) throw new Error(`unknown workload ${workload}`)
