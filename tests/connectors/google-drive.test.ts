@@ -289,7 +289,7 @@ describeEachDriver('Google Drive connector', (driver) => {
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
 	}, 60_000)
 
-	it('deletes a connection: its channel stopped, its grant revoked at Google, its documents gone', async () => {
+	it("deletes a connection: its channel stopped, its documents gone, the account's grant kept for its other connections", async () => {
 		const folder = drive.folder('Doomed')
 		drive.doc('Doomed doc', 'goes away', folder)
 		const { id } = await h.connect({ containerTag: 'gone' })
@@ -302,7 +302,8 @@ describeEachDriver('Google Drive connector', (driver) => {
 		const revokes = google.log.filter((line) => line === 'POST /revoke').length
 		expect((await t.json('DELETE', `/v3/connections/${id}`)).body).toEqual({ id, provider: 'google-drive' })
 		expect(channelOf(subscription!.externalId).stopped).toBe(true)
-		expect(google.log.filter((line) => line === 'POST /revoke').length).toBe(revokes + 1)
+		// Earlier connections of this file hold the same account's grant to the same application: not revoked.
+		expect(google.log.filter((line) => line === 'POST /revoke').length).toBe(revokes)
 		for (const doc of docs) expect((await t.json('GET', `/v3/documents/${doc}`)).status).toBe(404)
 	}, 60_000)
 
