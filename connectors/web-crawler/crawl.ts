@@ -31,6 +31,8 @@ export interface CrawlRun {
 	robots: RobotsRules
 	sitemapPages: string[]
 	budget: number
+	/** False when part of the site could not be listed (a refused sitemap): pages not reached are kept. */
+	complete: boolean
 }
 
 interface Queued {
@@ -108,6 +110,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 			yield { type: 'failure', externalId: key, error: `could not read the page: ${(error as Error).message}` }
 		}
 	}
+	if (!run.complete) keepAll(held, previous)
 	yield { type: 'present', externalIds: [...held.keys()] }
 	yield { type: 'checkpoint', cursor: cursorOf(held) }
 }

@@ -64,9 +64,12 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				}
 			}
 			const entries = robots.sitemaps.length > 0 ? robots.sitemaps : [`${settings.startUrl.origin}/sitemap.xml`]
-			const sitemapPages = await sitemapUrls(entries, fetcher, onSite)
+			const sitemaps = await sitemapUrls(entries, fetcher, onSite)
+			for (const error of sitemaps.failures) yield { type: 'failure', externalId: null, error }
 			const budget = ctx.documentLimit ?? options.maxPages ?? 10_000
-			yield* crawl({ ctx, settings, scope, fetcher, robots, sitemapPages, budget }, cursor)
+			// Pages only a refused sitemap lists may still exist: nothing missing from this crawl is deleted.
+			const complete = sitemaps.failures.length === 0
+			yield* crawl({ ctx, settings, scope, fetcher, robots, sitemapPages: sitemaps.pages, budget, complete }, cursor)
 		},
 	})
 }
