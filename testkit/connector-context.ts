@@ -38,6 +38,7 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 				throw new Error('this connector has no OAuth token')
 			},
 			credentials: input.credentials ?? {},
+			withToken: (call) => call(Object.values(input.credentials ?? {})[0] ?? ''),
 			metadata: input.metadata ?? {},
 			hasVersion: async (externalId, version) => documents.get(externalId)?.version === version,
 			logger: createLogger('error'),

@@ -73,7 +73,16 @@ export async function resubscribe(
 	const url = webhookUrl(baseUrl, connection.provider)
 	let subscriptions: Subscription[]
 	try {
-		subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+		const made = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+		subscriptions = Array.isArray(made) ? made : made.subscriptions
+		for (const failure of Array.isArray(made) ? [] : made.failures) {
+			deps.logger.warn('the provider refused the webhook subscription of one scope; it syncs on schedule', {
+				connectionId: connection.id,
+				provider: connection.provider,
+				scope: failure.scope,
+				error: failure.error,
+			})
+		}
 	} catch (error) {
 		deps.logger.warn('the provider refused the webhook subscription; syncing on schedule and on demand only', {
 			connectionId: connection.id,
