@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest'
-import type { SyncContext } from '../../core/index.ts'
+import { RateLimitedError, type SyncContext } from '../../core/index.ts'
 
 /** Tries with a token GitHub refused before giving up: processes rotating in turn can each revoke the last one. */
 const MAX_TOKEN_ATTEMPTS = 3
@@ -14,13 +14,6 @@ export interface ClientOptions {
 	/** Base of the back-off between tries of a failed request (5xx, network): 1 s, 4 s, 9 s at 1000. */
 	retryBaseMs?: number
 	signal?: AbortSignal
-}
-
-/** A limit GitHub asked the client to wait out for longer than it will: retried once it has reset. */
-export class GithubRateLimit extends Error {
-	constructor(readonly resetAt: Date) {
-		super(`GitHub's rate limit is exhausted until ${resetAt.toISOString()}`)
-	}
 }
 
 /**
@@ -58,7 +51,6 @@ export async function octokitFor(
 		},
 		throttle: {
 			id: options.id ?? 'memory-service',
-			retryAfterBaseValue: baseMs,
 			onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
 				waitOrGiveUp(retryAfter, retryCount),
 			onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
@@ -75,7 +67,9 @@ export async function octokitFor(
 				return await request(requestOptions)
 			} catch (error) {
 				const limitedUntil = rateLimitResetOf(error)
-				if (limitedUntil) throw new GithubRateLimit(limitedUntil)
+				if (limitedUntil) {
+					throw new RateLimitedError(limitedUntil, `GitHub's rate limit lasts until ${limitedUntil.toISOString()}`)
+				}
 				if (statusOf(error) !== 401 || !tokens.refreshAccessToken || attempt === MAX_TOKEN_ATTEMPTS) throw error
 				const renewed = await tokens.refreshAccessToken(token)
 				if (renewed === token) throw error

@@ -1,5 +1,5 @@
-import { ConnectorAuthError, type ExternalDocument, type SyncEvent } from '../../core/index.ts'
-import { GithubRateLimit, splitName } from './client.ts'
+import { ConnectorAuthError, type ExternalDocument, RateLimitedError, type SyncEvent } from '../../core/index.ts'
+import { splitName } from './client.ts'
 import type { GithubCursor } from './options.ts'
 import { guarded, type RepoSync, type Repository } from './repo-sync.ts'
 import type { TreeFile } from './tree.ts'
@@ -24,6 +24,7 @@ export async function readFile(run: RepoSync, file: TreeFile): Promise<Event> {
 			type: 'failure',
 			externalId: id,
 			error: `GITHUB_FILE_TOO_LARGE: ${file.size} bytes (limit ${run.maxFileBytes})`,
+			retry: 'permanent',
 		}
 	}
 	let bytes: Buffer
@@ -31,19 +32,25 @@ export async function readFile(run: RepoSync, file: TreeFile): Promise<Event> {
 		const { data } = await guarded(() => run.octokit.git.getBlob({ ...splitName(run.name), file_sha: file.sha }))
 		bytes = data.encoding === 'base64' ? Buffer.from(data.content, 'base64') : Buffer.from(data.content, 'utf8')
 	} catch (error) {
-		if (error instanceof ConnectorAuthError || error instanceof GithubRateLimit || run.ctx.signal.aborted) throw error
+		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError || run.ctx.signal.aborted) throw error
 		run.unread.add(file.path)
 		return { type: 'failure', externalId: id, error: `could not read ${file.path}: ${(error as Error).message}` }
 	}
 	const text = textOf(bytes)
 	if (text === null) {
-		return { type: 'failure', externalId: id, error: `GITHUB_BINARY_FILE: ${file.path} is not text; not imported` }
+		return {
+			type: 'failure',
+			externalId: id,
+			error: `GITHUB_BINARY_FILE: ${file.path} is not text; not imported`,
+			retry: 'permanent',
+		}
 	}
 	if (LFS_POINTER.test(text)) {
 		return {
 			type: 'failure',
 			externalId: id,
 			error: `GITHUB_LFS_FILE: ${file.path} is stored in Git LFS; the repository holds only its pointer, not imported`,
+			retry: 'permanent',
 		}
 	}
 	return { type: 'upsert', document: documentOf(run, file.path, file.sha, text) }

@@ -1,5 +1,5 @@
-import { ConnectorAuthError, type SyncEvent } from '../../core/index.ts'
-import { GithubRateLimit, splitName, statusOf } from './client.ts'
+import { ConnectorAuthError, RateLimitedError, type SyncEvent } from '../../core/index.ts'
+import { splitName, statusOf } from './client.ts'
 import { inOrder } from './in-order.ts'
 import { type CommentData, type IssueData, issueDocument, issueExternalId } from './issue-document.ts'
 import type { GithubCursor } from './options.ts'
@@ -98,7 +98,7 @@ async function* listAll(
 		for (const issue of issues) present.push(issueExternalId(fullName, issue.number))
 		yield* inOrder(issues, run.readConcurrency, (issue) => readIssue(run, issue))
 	}
-	yield { type: 'present', prefix: `${fullName}#`, externalIds: present }
+	yield { type: 'present', prefix: `${fullName}#`, scope: `${fullName} issues`, externalIds: present, complete: true }
 	cursor[keys.since] ??= isoSeconds((startedAt ?? Date.now()) - 1000)
 	cursor[keys.listed] = new Date().toISOString()
 	yield { type: 'checkpoint', cursor: { ...cursor } }
@@ -133,7 +133,7 @@ async function readIssue(run: RepoSync, issue: IssueData): Promise<Event> {
 		const all = [...comments, ...reviewComments] as CommentData[]
 		return { type: 'upsert', document: issueDocument(run.repository, issue, all, run.webUrl) }
 	} catch (error) {
-		if (error instanceof ConnectorAuthError || error instanceof GithubRateLimit) throw error
+		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError) throw error
 		return { type: 'failure', externalId: id, error: `could not read #${issue.number}: ${(error as Error).message}` }
 	}
 }

@@ -1,6 +1,6 @@
 import type { Octokit } from '@octokit/rest'
-import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../../core/index.ts'
-import { GithubRateLimit, messageOf, octokitFor, splitName, statusOf } from './client.ts'
+import { ConnectorAuthError, RateLimitedError, type SyncContext, type SyncEvent } from '../../core/index.ts'
+import { messageOf, octokitFor, splitName, statusOf } from './client.ts'
 import { externalId, readFile } from './file.ts'
 import { inOrder } from './in-order.ts'
 import { syncIssues } from './issues.ts'
@@ -37,7 +37,9 @@ export async function* syncGithub(
 		try {
 			yield* syncRepository(ctx, octokit, repository, next, options)
 		} catch (error) {
-			if (error instanceof ConnectorAuthError || error instanceof GithubRateLimit || ctx.signal.aborted) throw error
+			if (error instanceof ConnectorAuthError || error instanceof RateLimitedError || ctx.signal.aborted) throw error
+			// That repository's deletions wait; the connection's other repositories go on.
+			yield { type: 'scope-failed', scope: repository.fullName, error: describe(error) }
 			yield { type: 'failure', externalId: null, error: `${repository.fullName}: ${describe(error)}` }
 		}
 	}
@@ -115,8 +117,9 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 		externalId: null,
 		error: `${repository.fullName}: repository not found again; its documents are removed`,
 	}
-	yield { type: 'present', prefix: `${repository.fullName}:`, externalIds: [] }
-	yield { type: 'present', prefix: `${repository.fullName}#`, externalIds: [] }
+	for (const prefix of [`${repository.fullName}:`, `${repository.fullName}#`]) {
+		yield { type: 'present', prefix, scope: repository.fullName, externalIds: [], complete: true }
+	}
 	for (const key of [
 		repository.fullName,
 		goneKey,
@@ -152,18 +155,18 @@ async function* full(run: RepoSync, head: string): AsyncGenerator<Event> {
 	const files = [...listing.files.values()].filter((file) => wanted(run, file))
 	yield* inOrder(files, run.readConcurrency, (file) => readFile(run, file))
 	if (!listing.complete) {
-		yield {
-			type: 'failure',
-			externalId: null,
-			error: `${run.name}: GitHub cut the tree listing short; nothing is removed until it can be listed whole`,
-		}
+		const error = 'GitHub cut the tree listing short; nothing is removed until it can be listed whole'
+		yield { type: 'scope-failed', scope: run.repository.fullName, error }
+		yield { type: 'failure', externalId: null, error: `${run.name}: ${error}` }
 		return
 	}
 	// Whatever was imported before and is no longer in the tree was removed meanwhile.
 	yield {
 		type: 'present',
 		prefix: `${run.repository.fullName}:`,
+		scope: run.repository.fullName,
 		externalIds: files.map((file) => externalId(run.repository, file.path)),
+		complete: true,
 	}
 }
 
@@ -187,7 +190,7 @@ async function* incremental(run: RepoSync, base: string, head: string): AsyncGen
 			)
 		).data
 	} catch (error) {
-		if (error instanceof ConnectorAuthError || error instanceof GithubRateLimit) throw error
+		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError) throw error
 		return yield* full(run, head)
 	}
 	const files = compared.files ?? []

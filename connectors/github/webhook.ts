@@ -28,11 +28,16 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 				return false
 			}
 		},
+		// GitHub pings a hook as soon as it is created, before the subscription is stored: answered, nothing synced.
+		handshake: (request) =>
+			request.headers.get('x-github-event') === 'ping' ? Response.json({ ok: true }, { status: 200 }) : null,
 		deliveryId: (request) => request.headers.get('x-github-delivery'),
 		wantsSync(request, settings) {
 			const event = request.headers.get('x-github-event') ?? ''
 			const relevant =
-				event === 'push' || REPOSITORY_EVENTS.includes(event) || (settings.includeIssues && ISSUE_EVENTS.includes(event))
+				event === 'push' ||
+				REPOSITORY_EVENTS.includes(event) ||
+				(settings.includeIssues && ISSUE_EVENTS.includes(event))
 			if (!relevant) return false
 			try {
 				const payload = JSON.parse(request.body) as {
@@ -98,7 +103,9 @@ type HookConfig = { url: string; content_type: string; secret: string; insecure_
 async function createOrAdopt(octokit: Octokit, repository: Repository, events: string[], config: HookConfig) {
 	const repo = splitName(repository.fullName)
 	try {
-		const { data } = await guarded(() => octokit.repos.createWebhook({ ...repo, name: 'web', active: true, events, config }))
+		const { data } = await guarded(() =>
+			octokit.repos.createWebhook({ ...repo, name: 'web', active: true, events, config }),
+		)
 		return data.id
 	} catch (error) {
 		if (statusOf(error) !== 422) throw error

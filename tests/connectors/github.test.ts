@@ -96,7 +96,7 @@ describeEachDriver('GitHub connector', (driver) => {
 
 		const { configured, connection: synced } = await h.configure(id)
 		expect(configured).toMatchObject({ success: true, webhooksRegistered: 1 })
-		expect(emulator.hooks(REPO)[0]?.url).toBe('http://localhost/v3/connections/webhooks/github')
+		expect(emulator.hooks(REPO)[0]?.url).toBe(`http://localhost/v3/connections/webhooks/github?connection=${id}`)
 		expect(synced.lastSyncRun).toMatchObject({ status: 'completed', added: 3, failed: 0 })
 		expect((await h.items(id)).map((item) => item.externalId)).toEqual(DOC_FILES.map((f) => `${REPO}:${f}`).sort())
 
