@@ -38,7 +38,10 @@ export async function createServices(input: {
 	const { storage, embedder } = plugins
 	const files = plugins.files!
 	const documents = createDocumentService({ storage, queue, usage, files, logger })
-	const settingsService = createSettingsService({ storage, secrets })
+	const settingsKeys = plugins.connectors.flatMap((c) =>
+		c.auth.type === 'oauth2' && c.auth.settingsKey ? [c.auth.settingsKey] : [],
+	)
+	const settingsService = createSettingsService({ storage, secrets, settingsKeys })
 	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
 	const fileService = createFileService({
 		storage,
@@ -49,6 +52,7 @@ export async function createServices(input: {
 		publicUrl: settings.publicUrl,
 		logger,
 	})
+	const connectorsStopping = new AbortController()
 	const connectorDeps: ConnectorDeps = {
 		storage,
 		queue,
@@ -61,6 +65,7 @@ export async function createServices(input: {
 		logger,
 		publicUrl: settings.publicUrl ?? null,
 		webhookDebounceSeconds: settings.webhookDebounceSeconds,
+		stopping: connectorsStopping.signal,
 	}
 	return {
 		/** Ingest, read, update and delete documents. */
@@ -86,6 +91,8 @@ export async function createServices(input: {
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
 		/** What the connector runtime's workers use. */
 		connectorDeps,
+		/** Running connector syncs checkpoint and end (the service is stopping). */
+		stopConnectors: () => connectorsStopping.abort(new Error('the service is stopping')),
 	}
 }
 

@@ -38,9 +38,8 @@ export async function* syncGithub(
 			yield* syncRepository(ctx, octokit, repository, next, options)
 		} catch (error) {
 			if (error instanceof ConnectorAuthError || error instanceof RateLimitedError || ctx.signal.aborted) throw error
-			// That repository's deletions wait; the connection's other repositories go on.
+			// Recorded on the run; that repository's deletions wait; the connection's other repositories go on.
 			yield { type: 'scope-failed', scope: repository.fullName, error: describe(error) }
-			yield { type: 'failure', externalId: null, error: `${repository.fullName}: ${describe(error)}` }
 		}
 	}
 }
@@ -65,7 +64,7 @@ async function* syncRepository(
 	const run: RepoSync = { ...options, octokit, repository, ...current, ctx, unread: new Set() }
 	const head = await headOf(run)
 	if (head === null) {
-		yield { type: 'failure', externalId: null, error: `${repository.fullName}: branch ${run.branch} not found` }
+		yield { type: 'scope-failed', scope: repository.fullName, error: `branch ${run.branch} not found` }
 		return
 	}
 	const synced = next[repository.fullName]
@@ -105,9 +104,10 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 	if (times < GONE_AFTER) {
 		next[goneKey] = String(times)
 		yield {
-			type: 'failure',
-			externalId: null,
-			error: `${repository.fullName}: repository not found (deleted, or not visible to this account); its documents are kept until it is missing at the next sync too`,
+			type: 'scope-failed',
+			scope: repository.fullName,
+			error:
+				'repository not found (deleted, or not visible to this account); its documents are kept until it is missing at the next sync too',
 		}
 		yield { type: 'checkpoint', cursor: { ...next } }
 		return
@@ -157,7 +157,6 @@ async function* full(run: RepoSync, head: string): AsyncGenerator<Event> {
 	if (!listing.complete) {
 		const error = 'GitHub cut the tree listing short; nothing is removed until it can be listed whole'
 		yield { type: 'scope-failed', scope: run.repository.fullName, error }
-		yield { type: 'failure', externalId: null, error: `${run.name}: ${error}` }
 		return
 	}
 	// Whatever was imported before and is no longer in the tree was removed meanwhile.

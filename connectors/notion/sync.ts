@@ -73,7 +73,7 @@ export async function* syncNotion(
 			if (typeof item.id === 'string' && !run.seen.has(item.id)) yield { type: 'delete', externalId: item.id }
 		}
 	}
-	if (full && run.complete) yield { type: 'present', externalIds: run.present }
+	if (full && run.complete) yield { type: 'present', externalIds: run.present, complete: true }
 	const editedSince =
 		run.oldestFailed !== null && (run.newest === null || run.oldestFailed < run.newest) ? run.oldestFailed : run.newest
 	yield {

@@ -120,7 +120,7 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 			if (mode.initial) yield checkpoint(run, next, tree, true)
 			continue
 		}
-		if (mode.reconcile) yield { type: 'present', externalIds: present }
+		if (mode.reconcile) yield { type: 'present', externalIds: present, complete: true }
 		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false)
 		return structureChanged && !mode.reconcile ? 'structure-changed' : 'done'
 	}

@@ -111,7 +111,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		}
 	}
 	if (!run.complete) keepAll(held, previous)
-	yield { type: 'present', externalIds: [...held.keys()] }
+	yield { type: 'present', externalIds: [...held.keys()], complete: true }
 	yield { type: 'checkpoint', cursor: cursorOf(held) }
 }
 

@@ -23,12 +23,17 @@ export async function enqueueSync(
 export const isRevoked = (error: unknown) =>
 	error instanceof ConnectorAuthError || (error as { status?: number } | null)?.status === 401
 
-/** A revoked grant: the connection is `expired`, with the reason, and not synced on schedule until authorized again. */
-export async function expire(deps: ConnectorDeps, connection: ConnectionRecord, reason: string): Promise<void> {
-	await deps.storage.connections.update(connection.id, {
-		status: 'expired',
-		error: `authorization expired or revoked: ${reason}`,
-	})
+/**
+ * A revoked grant (or one lacking a permission): the connection is `expired`, with the reason, and not synced on
+ * schedule until authorized again.
+ */
+export async function expire(
+	deps: ConnectorDeps,
+	connection: ConnectionRecord,
+	reason: string,
+	kind = 'authorization expired or revoked',
+): Promise<void> {
+	await deps.storage.connections.update(connection.id, { status: 'expired', error: `${kind}: ${reason}` })
 	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
 }
 

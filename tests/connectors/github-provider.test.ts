@@ -176,10 +176,9 @@ describe('GitHub connector against GitHub as it answers', () => {
 			emulator.faults.refused.set(REPO, refusal)
 			emulator.commit(OTHER, { 'x.md': '# X' })
 			const events = await run()
-			expect(eventsOf(events, 'failure').map((event) => event.error)).toEqual([
-				expect.stringContaining(refusal.message),
+			expect(eventsOf(events, 'scope-failed')).toEqual([
+				{ type: 'scope-failed', scope: REPO, error: expect.stringContaining(refusal.message) },
 			])
-			expect(eventsOf(events, 'scope-failed' as never)).toHaveLength(1)
 			expect(paths(OTHER)).toEqual(['w.md', 'x.md'])
 			expect(paths()).toEqual(['a.md'])
 			expect(h.documents.size).toBe(3)
@@ -204,7 +203,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 		await run()
 		emulator.deleteRepo(REPO)
 		const first = await run()
-		expect(eventsOf(first, 'failure')[0]?.error).toContain('kept until')
+		expect(eventsOf(first, 'scope-failed')[0]?.error).toContain('kept until')
 		expect(paths()).toEqual(['a.md'])
 		await run()
 		expect(paths()).toEqual([])

@@ -14,6 +14,7 @@ import {
 	CreateConnectionResponse,
 	DeletedConnection,
 	ImportedDocument,
+	Provider,
 	RequiredTagsBody,
 	ResourcesQuery,
 	ResourcesResponse,
@@ -35,6 +36,8 @@ const runOut = (run: SyncRunRecord) => ({
 	deleted: run.deleted,
 	skipped: run.skipped,
 	failed: run.failed,
+	notes: run.notes,
+	retryAt: run.retryAt,
 	startedAt: run.startedAt,
 	completedAt: run.completedAt,
 })
@@ -134,6 +137,13 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 					},
 				},
 			)
+			.get('/providers', () => connections.providers(), {
+				response: { 200: t.Array(Provider), ...errorResponses },
+				detail: {
+					...detail,
+					summary: 'The registered connectors (an extension): what the console and settings offer',
+				},
+			})
 			.get(
 				'/:connectionId',
 				async ({ scope, params }) => connectionOut(await connections.get(scope, params.connectionId)),
@@ -216,6 +226,7 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 						id: failure.id,
 						externalId: failure.externalId,
 						error: failure.error,
+						permanent: failure.permanent,
 						createdAt: failure.createdAt,
 					})),
 				}),
