@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto'
+import { faultLayer } from './faults.ts'
 import { issueTracker } from './github-issues.ts'
 
 /**
@@ -52,7 +53,7 @@ export interface GithubEmulatorOptions {
  * answers 403 (or 429) with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` in epoch seconds; a secondary one
  * answers 403 (or 429) with a message naming the secondary rate limit and, often, `retry-after` in seconds.
  */
-export interface GithubFaults {
+export interface GithubQuirks {
 	/** After `after` more API requests, every request is limited for `seconds`. */
 	rateLimit: { kind: 'primary' | 'secondary'; after: number; seconds: number; status?: 403 | 429 } | null
 	/** The next `times` requests whose path matches answer `status` with GitHub's error body. */
@@ -92,7 +93,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const modes = new Map<string, string>()
 	/** Tree objects of directories, for non-recursive reads: tree sha -> (commit, directory). */
 	const subtrees = new Map<string, { repo: Repo; commit: string; dir: string }>()
-	const faults: GithubFaults = {
+	const quirks: GithubQuirks = {
 		rateLimit: null,
 		failNext: [],
 		refused: new Map(),
@@ -140,10 +141,10 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 
 	/** A rate-limited answer while a limit lasts, as GitHub words it; null otherwise. */
 	function rateLimited(): Response | null {
-		faults.requests++
-		const limit = faults.rateLimit
+		quirks.requests++
+		const limit = quirks.rateLimit
 		if (limit && limit.after-- <= 0) {
-			faults.rateLimit = null
+			quirks.rateLimit = null
 			limitedUntil = Date.now() + limit.seconds * 1000
 			limitedKind = limit.kind
 			limitedStatus = limit.status ?? 403
@@ -173,7 +174,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	}
 
 	function injected(path: string): Response | null {
-		const fault = faults.failNext.find((entry) => entry.times > 0 && entry.path.test(path))
+		const fault = quirks.failNext.find((entry) => entry.times > 0 && entry.path.test(path))
 		if (!fault) return null
 		fault.times--
 		return json({ message: fault.message }, fault.status)
@@ -280,7 +281,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (parts[0] !== 'repos' || parts.length < 3) return notFound()
 		const repo = repos.get(`${parts[1]}/${parts[2]}`)
 		if (!repo) return notFound()
-		const refusal = faults.refused.get(repo.fullName)
+		const refusal = quirks.refused.get(repo.fullName)
 		if (refusal) return json({ message: refusal.message }, refusal.status)
 		const rest = parts.slice(3)
 		if (rest.length === 0 && method === 'GET') {
@@ -297,7 +298,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			const commit = treeOf(repo, sha) ? { commit: sha, dir: '' } : subtrees.get(sha)
 			if (!commit) return notFound()
 			const entries = treeEntries(repo, commit.commit, commit.dir, url.searchParams.has('recursive'))
-			const limit = faults.treeLimit
+			const limit = quirks.treeLimit
 			const truncated = limit !== null && entries.length > limit
 			return json({ sha, truncated, tree: truncated ? entries.slice(0, limit) : entries })
 		}
@@ -322,7 +323,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (rest[0] === 'compare') {
 			const [base = '', head = ''] = (rest[1] ?? '').split('...')
 			if (!treeOf(repo, base) || !treeOf(repo, head)) return notFound()
-			const refused = faults.compareError.get(repo.fullName)
+			const refused = quirks.compareError.get(repo.fullName)
 			if (refused === 500)
 				return json({ message: 'Server Error: Sorry, this diff is taking too long to generate.' }, 500)
 			if (refused === 406) {
@@ -439,10 +440,13 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		}
 	}
 
+	const faults = faultLayer('github')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			if (url.pathname === '/login/oauth/authorize') {
 				const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
@@ -489,6 +493,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	}
 
 	return {
+		faults,
 		url,
 		clientId,
 		clientSecret,
@@ -550,7 +555,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		deleteRepo(fullName: string) {
 			repos.delete(fullName)
 		},
-		faults,
+		/** GitHub's own failure modes, as it answers them (beside the shared fault layer, `faults`). */
+		quirks,
 		hooks: (fullName: string) => repos.get(fullName)?.hooks ?? [],
 		/** A push delivery for the repository's newest hook, as GitHub sends it; `secret` overrides the signing key. */
 		pushDelivery(fullName: string, options: { secret?: string; ref?: string; deliveryId?: string } = {}) {

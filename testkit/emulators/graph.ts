@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { faultLayer } from './faults.ts'
 
 /**
  * A local Microsoft identity platform and Microsoft Graph: the authorization code flow (auto-consent, PKCE, refresh
@@ -409,10 +410,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		for (const refresh of refreshTokens.values()) if (refresh.user === user) refresh.revoked = true
 	}
 
+	const faults = faultLayer('graph')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			const oauth = url.pathname.match(/^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token)$/)
 			if (oauth) {
@@ -437,10 +441,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	/** The pre-authenticated download host: no token needed (and none should arrive). */
 	const downloadAuthorizations: (string | null)[] = []
+	const downloadFaults = faultLayer('graph')
 	const downloads = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = downloadFaults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			const [, , user, id] = url.pathname.split('/').map(decodeURIComponent)
 			downloadAuthorizations.push(request.headers.get('authorization'))
@@ -466,6 +473,8 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	}
 
 	return {
+		faults,
+		downloadFaults,
 		/** Graph's and the login endpoint's root (the same origin here). */
 		url: graphUrl,
 		clientId,

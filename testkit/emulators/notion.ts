@@ -1,4 +1,5 @@
 import { signWebhookPayload } from '@notionhq/client'
+import { faultLayer } from './faults.ts'
 
 /**
  * A local Notion: the public-integration OAuth flow (Basic-auth token exchange, rotating refresh tokens, revocation),
@@ -334,10 +335,13 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		children.set(parentId, list)
 	}
 
+	const sharedFaults = faultLayer('notion')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = sharedFaults.before(request)
+			if (fault) return fault
 			const arrived = Date.now()
 			const url = new URL(request.url)
 			let response: Response
@@ -365,6 +369,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const url = `http://127.0.0.1:${server.port}`
 
 	const emulator = {
+		faults: sharedFaults,
 		url,
 		clientId,
 		clientSecret,

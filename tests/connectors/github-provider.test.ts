@@ -64,7 +64,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 			await run()
 			emulator.commit(REPO, { 'a.md': '# A\n\nsecond', 'gone.md': null })
 			emulator.commit(OTHER, { 'x.md': '# X' })
-			emulator.faults.compareError.set(REPO, status)
+			emulator.quirks.compareError.set(REPO, status)
 			await run()
 			expect(h.documents.get(`${REPO}:a.md`)!.content).toContain('second')
 			expect(paths(OTHER)).toEqual(['w.md', 'x.md'])
@@ -76,7 +76,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 			Array.from({ length: 10 }, (_, index) => [`docs/part${index % 3}/page${index}.md`, `# Page ${index}`]),
 		)
 		emulator.createRepo(REPO, files)
-		emulator.faults.treeLimit = 4
+		emulator.quirks.treeLimit = 4
 		const { h, run, paths } = harness()
 		await run()
 		expect(paths()).toEqual(Object.keys(files).sort())
@@ -120,7 +120,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 		it(`waits out a ${kind} rate limit and reads every file`, async () => {
 			const files = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`f${index}.md`, `# F${index}`]))
 			const head = emulator.createRepo(REPO, files)
-			emulator.faults.rateLimit = { kind, after: 4, seconds: 1 }
+			emulator.quirks.rateLimit = { kind, after: 4, seconds: 1 }
 			const { h, run, paths } = harness()
 			const events = await run()
 			expect(eventsOf(events, 'failure')).toEqual([])
@@ -131,7 +131,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 
 	it('ends the sync as rate limited, with the reset time, when the limit lasts longer than it waits', async () => {
 		emulator.createRepo(REPO, { 'a.md': '# A', 'b.md': '# B' })
-		emulator.faults.rateLimit = { kind: 'primary', after: 2, seconds: 3600 }
+		emulator.quirks.rateLimit = { kind: 'primary', after: 2, seconds: 3600 }
 		const { run } = harness()
 		const error = await run().catch((thrown: unknown) => thrown)
 		expect(error).toBeInstanceOf(RateLimitedError)
@@ -145,11 +145,11 @@ describe('GitHub connector against GitHub as it answers', () => {
 		const synced = h.cursor?.[REPO]
 		emulator.commit(REPO, { 'b.md': '# B', 'c.md': '# C' })
 		// One 502 is retried by the client; a blob failing on every try fails the file.
-		emulator.faults.failNext.push({ path: /\/git\/blobs\//, status: 502, message: 'Server Error', times: 1 })
+		emulator.quirks.failNext.push({ path: /\/git\/blobs\//, status: 502, message: 'Server Error', times: 1 })
 		await run()
 		expect(paths()).toEqual(['a.md', 'b.md', 'c.md'])
 		emulator.commit(REPO, { 'd.md': '# D', 'e.md': '# E' })
-		emulator.faults.failNext.push({ path: /\/git\/blobs\//, status: 500, message: 'Server Error', times: 8 })
+		emulator.quirks.failNext.push({ path: /\/git\/blobs\//, status: 500, message: 'Server Error', times: 8 })
 		const failed = await run()
 		expect(eventsOf(failed, 'failure').length).toBeGreaterThan(0)
 		expect(h.cursor?.[REPO]).not.toBe(emulator.head(REPO))
@@ -173,7 +173,7 @@ describe('GitHub connector against GitHub as it answers', () => {
 			emulator.createRepo(OTHER, { 'w.md': '# W' })
 			const { h, run, paths } = harness([REPO, OTHER])
 			await run()
-			emulator.faults.refused.set(REPO, refusal)
+			emulator.quirks.refused.set(REPO, refusal)
 			emulator.commit(OTHER, { 'x.md': '# X' })
 			const events = await run()
 			expect(eventsOf(events, 'scope-failed')).toEqual([
