@@ -76,6 +76,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 	}
 	let failuresInARow = 0
 	let walledInARow = 0
+	let unread = false
 	const tally = { fetches: 0, walled: 0, answered: 0 }
 	let lastCheckpoint = { fetches: 0, at: Date.now() }
 	const fetchBudget = run.budget * FETCHES_PER_PAGE
@@ -88,7 +89,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 	while (queue.length > 0 && held.size < run.budget) {
 		if (tally.fetches >= fetchBudget) {
 			// The page budget bounds the load on the site too; what was not reached stays.
-			keepAll(held, previous)
+			unread = true
 			break
 		}
 		if (
@@ -121,8 +122,15 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		walledInARow = 0
 		if (outcome.type === 'unavailable') {
 			yield { type: 'failure', externalId: before?.id ?? key, error: outcome.error }
-			// Kept: a page that could not be read this time is not taken as gone.
-			if (before) held.set(before.id, before.page)
+			// Kept: a page that could not be read this time is not taken as gone, nor are the pages only it led to.
+			unread = true
+			if (before) {
+				held.set(before.id, before.page)
+				for (const link of before.page.links) {
+					const next = normalizeUrl(link)
+					if (next) enqueue(next, depth + 1)
+				}
+			}
 			if (++failuresInARow >= HOST_DOWN_AFTER) {
 				yield* abandon(`${url.host} stopped answering; the crawl ends here`)
 				return
@@ -161,8 +169,10 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		yield* abandon(`${run.settings.startUrl.host} refused most requests (HTTP 401, 403 or 451); nothing is deleted`)
 		return
 	}
-	if (!run.complete) keepAll(held, previous)
-	yield { type: 'present', externalIds: [...held.keys()], complete: true }
+	// A page that could not be read, or pages never reached, leave the listing in doubt: nothing is deleted.
+	const complete = run.complete && !unread
+	if (!complete) keepAll(held, previous)
+	yield { type: 'present', externalIds: [...held.keys()], complete }
 	yield { type: 'checkpoint', cursor: cursorOf(held) }
 }
 
