@@ -104,8 +104,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 			const entries = robots.sitemaps.length > 0 ? robots.sitemaps : [`${settings.startUrl.origin}/sitemap.xml`]
 			const sitemaps = await sitemapUrls(entries, fetcher, onSite)
 			for (const error of sitemaps.failures) yield { type: 'failure', externalId: null, error }
-			// One page past a documentLimit, so the runtime sees the limit reached (and says so) rather than a crawl that ended.
-			const budget = ctx.documentLimit !== undefined ? ctx.documentLimit + 1 : (options.maxPages ?? 10_000)
+			const budget = ctx.documentLimit ?? options.maxPages ?? 10_000
 			// Pages only a refused sitemap lists may still exist: nothing missing from this crawl is deleted.
 			const complete = sitemaps.failures.length === 0
 			yield* crawl(

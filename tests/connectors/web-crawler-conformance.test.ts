@@ -39,6 +39,8 @@ connectorConformance({
 		http: true,
 		// A public website holds no grant that could be revoked.
 		revocable: false,
+		// The page budget: the crawl stops at documentLimit by itself.
+		selfLimited: true,
 		faults: () => site.faults,
 		itemReads: /^\/docs\/items\//,
 		listing: /^\/docs\/$/,

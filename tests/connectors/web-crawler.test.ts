@@ -91,8 +91,7 @@ describe('web-crawler connector', () => {
 	const crawler = (options: WebCrawlerOptions = {}) =>
 		webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0, ...options })
 	const harness = (metadata: Record<string, string | number | boolean> = {}, documentLimit?: number) => {
-		// As the runtime does: the run stops at the connection's documentLimit.
-		const sync = syncHarness({ metadata: { startUrl: `${site.origin}/docs/`, ...metadata }, documentLimit })
+		const sync = syncHarness({ metadata: { startUrl: `${site.origin}/docs/`, ...metadata } })
 		if (documentLimit !== undefined) sync.ctx.documentLimit = documentLimit
 		return sync
 	}
