@@ -1,7 +1,7 @@
 import type { ListMemoriesQuery, MemoryLink, MemoryRecord, MemoryRelation, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
-import { MEMORY_COLUMNS, type MemoryRow, memoryScope, toMemory } from './memory-rows.ts'
+import { ACTIVE, MEMORY_COLUMNS, type MemoryRow, memoryScope, toMemory } from './memory-rows.ts'
 import { Params } from './params.ts'
 
 export async function getMemories(db: Db, scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
@@ -40,6 +40,7 @@ export async function listMemories(
 	const params = new Params()
 	const conditions = [...memoryScope(scope.orgId, query.containerTags, params), 'm.is_latest']
 	if (query.filters) conditions.push(filterSql(query.filters, 'm.metadata', params))
+	if (query.includeForgotten === false) conditions.push(ACTIVE)
 	const where = conditions.join(' AND ')
 	const countParams = [...params.values]
 	const column = SORT_COLUMNS[query.sort]

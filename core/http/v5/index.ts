@@ -1,0 +1,26 @@
+import { Elysia } from 'elysia'
+import type { RouteDeps } from '../route-deps.ts'
+import { documentRoutes } from './documents.ts'
+import { feedbackRoutes } from './feedback.ts'
+import { listRoutes } from './list.ts'
+import { memoryRoutes } from './memories.ts'
+import { namespaceRoutes } from './namespaces.ts'
+import { profileRoutes } from './profile.ts'
+import { searchRoutes } from './search.ts'
+
+/** Every v5 operation under one prefix (the SDKs call the root; some users put /v5 in their base URL). */
+function v5Api(deps: RouteDeps, prefix: '' | '/v5') {
+	return new Elysia({ prefix, name: `v5-api${prefix}` })
+		.use(feedbackRoutes())
+		.use(documentRoutes(deps))
+		.use(searchRoutes(deps))
+		.use(profileRoutes(deps))
+		.use(memoryRoutes(deps))
+		.use(listRoutes(deps))
+		.use(namespaceRoutes(deps))
+}
+
+/** The v5 API at the root paths the SDKs call and again under /v5. */
+export function v5Routes(deps: RouteDeps) {
+	return new Elysia().use(v5Api(deps, '')).use(v5Api(deps, '/v5'))
+}
