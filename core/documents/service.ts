@@ -171,8 +171,11 @@ export function createDocumentService(deps: {
 		},
 
 		/** A page of a container tag's chunks. */
-		chunksInContainer: (scope: Scope, containerTag: string, query: Parameters<Storage['chunks']['listInContainer']>[2]) =>
-			storage.chunks.listInContainer(scope, containerTag, query),
+		chunksInContainer: (
+			scope: Scope,
+			containerTag: string,
+			query: Parameters<Storage['chunks']['listInContainer']>[2],
+		) => storage.chunks.listInContainer(scope, containerTag, query),
 
 		async chunks(scope: Scope, idOrCustomId: string) {
 			const document = await storage.documents.get(scope, idOrCustomId)

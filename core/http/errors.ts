@@ -1,7 +1,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import { HttpError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
-import { isV5Path, issuesOf, V5ValidationError, validationBody } from './v5/errors.ts'
+import { issuesOf, isV5Path, V5ValidationError, validationBody } from './v5/errors.ts'
 
 export function errorBody(error: string, details?: string): { error: string; details?: string } {
 	return details === undefined ? { error } : { error, details }

@@ -84,8 +84,9 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 			async ({ params, body, scope, principal }) => {
 				const namespace = namespaceFor(principal, params.namespace)
 				const items = body.documents
-				const results: { id: string; status: string; error?: string; details?: string; url?: string }[] =
-					new Array(items.length)
+				const results: { id: string; status: string; error?: string; details?: string; url?: string }[] = new Array(
+					items.length,
+				)
 				let next = 0
 				const worker = async () => {
 					for (let index = next++; index < items.length; index = next++) {

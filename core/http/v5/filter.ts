@@ -1,5 +1,6 @@
+import type { TUnsafe } from '@sinclair/typebox'
 import { t } from 'elysia'
-import type { FilterCondition, FilterExpression as QueryFilterExpression, QueryFilter } from '../../domain/filter.ts'
+import type { FilterCondition, QueryFilter, FilterExpression as QueryFilterExpression } from '../../domain/filter.ts'
 import { V5ValidationError } from './errors.ts'
 
 const Field = t.String({
@@ -38,7 +39,7 @@ export const MAX_OPERANDS = 200
 export const MAX_LEVELS = 5
 
 /** The typed filter: a predicate, or `and`/`or` of 1 to 200 expressions (nested at most 5 levels). */
-export const FilterExpression = t.Recursive(
+const FilterExpressionSchema = t.Recursive(
 	(Self) =>
 		t.Union([
 			StringEquals,
@@ -66,6 +67,12 @@ export const FilterExpression = t.Recursive(
 		],
 	},
 )
+
+/**
+ * Typed as the plain Expression: Elysia's inference over the recursive union is too costly for the type checker;
+ * the runtime schema (what validates requests and documents the API) is the recursive one.
+ */
+export const FilterExpression = FilterExpressionSchema as unknown as TUnsafe<Expression>
 
 type Predicate = { field: string; operator: string; value: string | number | boolean; caseSensitive?: boolean }
 type Group = { operator: 'and' | 'or'; operands: Expression[] }

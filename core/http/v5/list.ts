@@ -3,7 +3,7 @@ import { badRequest } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
-import { compileFilter, type Expression } from './filter.ts'
+import { compileFilter } from './filter.ts'
 import { ListBody, ListParams, ListQuery } from './schemas.ts'
 import { chunkOut, documentListItem, memoryOut } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -22,7 +22,7 @@ export function listRoutes({ verify, documents, memories }: RouteDeps) {
 				const sort = query.sort ?? 'createdAt'
 				const order = query.order ?? 'desc'
 				if (sort === 'position' && params.type !== 'chunks') throw badRequest('sort=position applies to chunks only')
-				const filters = compileFilter(body?.filter as Expression | undefined)
+				const filters = compileFilter(body?.filter)
 				const out = { documents: [] as unknown[], chunks: [] as unknown[], memories: [] as unknown[] }
 				let total = 0
 				if (params.type === 'documents') {

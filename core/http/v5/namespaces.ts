@@ -26,49 +26,44 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 			system: { createdAt: utc(tag.createdAt), updatedAt: utc(tag.updatedAt) },
 		}
 	}
-	const list = (alias: boolean) =>
-		[
-			async ({
-				query,
-				scope,
-				principal,
-			}: {
-				query: { page?: number; limit?: number }
-				scope: { orgId: string }
-				principal: Parameters<typeof canSeeTag>[0]
-			}) => {
-				const page = query.page ?? 1
-				const limit = query.limit ?? 10
-				const all = (await containers.list(scope))
-					.filter((tag) => canSeeTag(principal, tag.containerTag))
-					.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.containerTag.localeCompare(b.containerTag))
-				return {
-					namespaces: all.slice((page - 1) * limit, page * limit).map((tag) => ({
-						id: tag.containerTag,
-						namespace: tag.containerTag,
-						documentCount: tag.documentCount,
-						memoryCount: tag.memoryCount,
-						description: tag.name,
-						system: { createdAt: utc(tag.createdAt), updatedAt: utc(tag.updatedAt) },
-					})),
-					pagination: { currentPage: page, limit, totalItems: all.length, totalPages: Math.ceil(all.length / limit) },
-				}
-			},
-			{
-				query: PageQuery,
-				detail: {
-					tags: [V5_TAGS.namespaces],
-					operationId: alias ? 'getNamespaces' : 'getNs',
-					summary: alias ? 'Alias of GET /ns' : 'Namespaces with document and memory counts, newest first',
-				},
-			},
-		] as const
+	async function list(
+		scope: { orgId: string },
+		principal: Parameters<typeof canSeeTag>[0],
+		query: { page?: number; limit?: number },
+	) {
+		const page = query.page ?? 1
+		const limit = query.limit ?? 10
+		const all = (await containers.list(scope))
+			.filter((tag) => canSeeTag(principal, tag.containerTag))
+			.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.containerTag.localeCompare(b.containerTag))
+		return {
+			namespaces: all.slice((page - 1) * limit, page * limit).map((tag) => ({
+				id: tag.containerTag,
+				namespace: tag.containerTag,
+				documentCount: tag.documentCount,
+				memoryCount: tag.memoryCount,
+				description: tag.name,
+				system: { createdAt: utc(tag.createdAt), updatedAt: utc(tag.updatedAt) },
+			})),
+			pagination: { currentPage: page, limit, totalItems: all.length, totalPages: Math.ceil(all.length / limit) },
+		}
+	}
 
 	return new Elysia()
 		.use(bearerAuth(verify))
 		.use(nullsAsAbsent())
-		.get('/ns', ...list(false))
-		.get('/namespaces', ...list(true))
+		.get('/ns', ({ query, scope, principal }) => list(scope, principal, query), {
+			query: PageQuery,
+			detail: {
+				tags: [V5_TAGS.namespaces],
+				operationId: 'getNs',
+				summary: 'Namespaces with document and memory counts, newest first',
+			},
+		})
+		.get('/namespaces', ({ query, scope, principal }) => list(scope, principal, query), {
+			query: PageQuery,
+			detail: { tags: [V5_TAGS.namespaces], operationId: 'getNamespaces', summary: 'Alias of GET /ns' },
+		})
 		.get(
 			'/ns/:namespace',
 			({ params, scope, principal }) => details(scope, namespaceFor(principal, params.namespace)),
@@ -124,17 +119,13 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				},
 			},
 		)
-		.get(
-			'/organization',
-			async ({ scope, principal }) => organization(scope, principal),
-			{
-				detail: {
-					tags: [V5_TAGS.organization],
-					operationId: 'getOrganization',
-					summary: "The organization's context and how many namespaces it has",
-				},
+		.get('/organization', async ({ scope, principal }) => organization(scope, principal), {
+			detail: {
+				tags: [V5_TAGS.organization],
+				operationId: 'getOrganization',
+				summary: "The organization's context and how many namespaces it has",
 			},
-		)
+		})
 		.patch(
 			'/organization',
 			async ({ body, scope, principal }) => {

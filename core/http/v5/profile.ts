@@ -6,7 +6,7 @@ import type { BucketDefinition } from '../../plugins/container-storage.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
-import { compileFilter, type Expression } from './filter.ts'
+import { compileFilter } from './filter.ts'
 import { DeleteBucketsBody, NamespaceParams, ProfileBody, PutBucketsBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -47,7 +47,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				const namespace = namespaceFor(principal, params.namespace)
 				const facts = await profiles.facts(scope, {
 					containerTag: namespace,
-					filters: compileFilter(body?.filter as Expression | undefined),
+					filters: compileFilter(body?.filter),
 					buckets: body?.buckets,
 				})
 				usage.record(scope.orgId, 'profiles')

@@ -3,7 +3,7 @@ import type { SearchHit } from '../../search/memory-search.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
-import { compileFilter, type Expression } from './filter.ts'
+import { compileFilter } from './filter.ts'
 import { NamespaceParams, SearchBody, SearchQuery } from './schemas.ts'
 import { includedDocument, iso, relatedMemory, relatedOf } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -32,7 +32,8 @@ function resultOf(hit: SearchHit, include: Include) {
 	}
 	const { memory } = hit
 	const expired = memory.forgetAfter !== null && memory.forgetAfter.getTime() <= Date.now()
-	const related = include.related && hit.graph ? relatedOf(memory, { ...hit.graph, memories: hit.graph.memories.values() }) : null
+	const related =
+		include.related && hit.graph ? relatedOf(memory, { ...hit.graph, memories: hit.graph.memories.values() }) : null
 	const document = include.documents ? hit.documents?.[0] : undefined
 	const included = {
 		...(related
@@ -77,7 +78,7 @@ export function searchRoutes({ verify, memorySearch, usage }: RouteDeps) {
 				const hits = await memorySearch(scope, {
 					q: body.query,
 					containerTags: [namespace],
-					filters: compileFilter(body.filter as Expression | undefined),
+					filters: compileFilter(body.filter),
 					threshold: body.threshold ?? DEFAULT_THRESHOLD,
 					limit: body.limit ?? query.limit ?? 10,
 					mode: MODES[body.searchMode ?? query.searchMode ?? 'hybrid'],

@@ -1,4 +1,11 @@
-import { contentHash, type NewDocument, newId, type Scope, type StoredFile, type UpsertResult } from '../../../core/index.ts'
+import {
+	contentHash,
+	type NewDocument,
+	newId,
+	type Scope,
+	type StoredFile,
+	type UpsertResult,
+} from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { touch } from './document-order.ts'
@@ -120,7 +127,9 @@ async function resend(tx: Db, existing: DocumentRow, sent: NewDocument): Promise
  */
 function appended(existing: DocumentRow, input: NewDocument): NewDocument {
 	if (existing.file_key !== null || existing.url !== null || input.url !== null) return input
-	const content = existing.content.includes(input.content) ? existing.content : `${existing.content}\n\n${input.content}`
+	const content = existing.content.includes(input.content)
+		? existing.content
+		: `${existing.content}\n\n${input.content}`
 	const metadata = existing.metadata || input.metadata ? { ...existing.metadata, ...input.metadata } : null
 	return {
 		...input,
