@@ -6,9 +6,12 @@ import type { BucketDefinition } from '../../plugins/container-storage.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
+import { V5ValidationError } from './errors.ts'
 import { compileFilter } from './filter.ts'
 import { DeleteBucketsBody, NamespaceParams, ProfileBody, PutBucketsBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 const asMap = (buckets: BucketDefinition[]) =>
 	Object.fromEntries(buckets.map((bucket) => [bucket.key, bucket.description]))
@@ -86,6 +89,14 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 			'/ns/:namespace/profile/buckets',
 			async ({ params, body, scope, principal }) => {
 				const namespace = namespaceFor(principal, params.namespace)
+				for (const name of Object.keys(body.buckets)) {
+					if (!BUCKET_NAME.test(name)) {
+						throw new V5ValidationError(
+							`buckets: "${name}" must be 1 to 64 characters of a-z, 0-9, "_" or "-", starting with a letter or digit`,
+							['buckets', name],
+						)
+					}
+				}
 				const { own, org } = await ownBuckets(scope, namespace)
 				refuseOrgBuckets(org, Object.keys(body.buckets), 'changed')
 				const merged = new Map(own.map((bucket) => [bucket.key, bucket]))
