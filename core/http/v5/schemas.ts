@@ -229,5 +229,9 @@ export const FeedbackBody = t.Object(
 		client: t.Optional(t.String({ maxLength: 200 })),
 		contactEmail: t.Optional(t.String({ maxLength: 320, format: 'email' })),
 	},
-	{ examples: [{ type: 'bug', title: 'Search misses a fact', description: 'Steps to reproduce: ...' }] },
+	{
+		// The one open v5 body: fields a newer client adds are accepted.
+		additionalProperties: true,
+		examples: [{ type: 'bug', title: 'Search misses a fact', description: 'Steps to reproduce: ...' }],
+	},
 )
