@@ -195,7 +195,7 @@ describeEachDriver('v5 documents', (driver) => {
 	it('answers 401 in ErrorResponse shape without a key', async () => {
 		const answer = await t.request('POST', '/ns/user_1/document', { body: { content: 'x' }, key: null })
 		expect(answer.status).toBe(401)
-		const body = await answer.json()
+		const body = (await answer.json()) as any
 		expect(typeof body.error).toBe('string')
 	})
 

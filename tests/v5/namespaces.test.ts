@@ -87,7 +87,7 @@ describeEachDriver('v5 namespaces, organization and feedback', (driver) => {
 		const body = { type: 'bug', title: 'Search misses', description: 'Steps...', extra: 'allowed' }
 		const anonymous = await t.request('POST', '/feedback', { body, key: null })
 		expect(anonymous.status).toBe(503)
-		expect((await anonymous.json()).error).toBeString()
+		expect(((await anonymous.json()) as any).error).toBeString()
 		expect((await t.json('POST', '/feedback', body)).status).toBe(503)
 		const invalid = await t.json('POST', '/feedback', { type: 'rant', title: '', description: 'x' })
 		expect(invalid.status).toBe(400)

@@ -138,7 +138,7 @@ describeEachDriver('v5 recall', (driver) => {
 	it('answers the profile as {id, memory} facts, JSON by default and markdown on request', async () => {
 		const empty = await t.request('POST', '/ns/alice/profile')
 		expect(empty.status).toBe(200)
-		const { profile } = await empty.json()
+		const { profile } = (await empty.json()) as any
 		expect(profile.static.map((f: { memory: string }) => f.memory).sort()).toEqual([
 			'Alice is married to Bob',
 			'Alice works as a nurse at the city hospital',
@@ -206,7 +206,7 @@ describeEachDriver('v5 recall', (driver) => {
 		})
 		await t.waitForStatus(v3.body.id)
 		const chunks = await t.request('POST', '/ns/bakery/list/chunks?sort=position&order=asc&limit=100')
-		const chunkBody = await chunks.json()
+		const chunkBody = (await chunks.json()) as any
 		expect(chunks.status).toBe(200)
 		expect(chunkBody.chunks.length).toBeGreaterThan(0)
 		expect(chunkBody.chunks[0].documentId).toBe(v3.body.id)

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { RouteDeps } from '../route-deps.ts'
+import { connectorRoutes } from './connectors.ts'
 import { documentRoutes } from './documents.ts'
 import { feedbackRoutes } from './feedback.ts'
 import { listRoutes } from './list.ts'
@@ -18,6 +19,7 @@ function v5Api(deps: RouteDeps, prefix: '' | '/v5') {
 		.use(memoryRoutes(deps))
 		.use(listRoutes(deps))
 		.use(namespaceRoutes(deps))
+		.use(connectorRoutes(deps))
 }
 
 /** The v5 API at the root paths the SDKs call and again under /v5. */
