@@ -181,7 +181,7 @@ export const MemoryQuery = t.Object({
 
 export const ListParams = t.Object({
 	namespace: Namespace,
-	type: t.UnionEnum(['documents', 'chunks', 'memories'], { default: undefined }),
+	type: t.UnionEnum(['documents', 'chunks', 'memories'], { default: undefined, examples: ['documents'] }),
 })
 
 export const ListQuery = t.Object({
@@ -206,7 +206,17 @@ export const NamespacePatchBody = t.Object(
 	{ additionalProperties: false, examples: [{ supportingContext: 'Conversations with a customer of the bakery' }] },
 )
 
-export const NamespaceDeleteQuery = t.Object({ moveTo: t.Optional(Namespace) })
+export const NamespaceDeleteQuery = t.Object({
+	moveTo: t.Optional(
+		t.String({
+			minLength: 1,
+			maxLength: 100,
+			pattern: CONTAINER_TAG_PATTERN,
+			error: 'must be 1 to 100 characters of letters, digits, "_", ":" or "-"',
+			description: 'Move everything into this namespace first (asynchronous, 202)',
+		}),
+	),
+})
 
 export const OrganizationPatchBody = t.Object(
 	{
