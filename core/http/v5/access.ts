@@ -16,7 +16,7 @@ const NULL_MEANS_CLEAR = new Set(['supportingContext', 'organizationalContext'])
  * null clears a value.
  */
 export function nullsAsAbsent() {
-	return new Elysia({ name: 'v5-nulls-as-absent' }).onTransform({ as: 'scoped' }, ({ body }) => {
+	return new Elysia().onTransform({ as: 'scoped' }, ({ body }) => {
 		if (!body || typeof body !== 'object' || Array.isArray(body)) return
 		const fields = body as Record<string, unknown>
 		for (const key of Object.keys(fields)) if (fields[key] === null && !NULL_MEANS_CLEAR.has(key)) delete fields[key]
