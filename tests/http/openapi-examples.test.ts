@@ -65,6 +65,9 @@ describe('OpenAPI examples as Swagger UI fills them in', () => {
 			containerTag: 'a',
 			memories: [{ content: 'Pier five is closed' }],
 		})
+		// A file replaces a document added with a caller id.
+		await t.json('POST', '/ns/a/document', { content: 'Pier six opens at noon.', id: 'pier_report' })
+		specificPathValues['/document/file/{id}'] = { namespace: 'a', id: 'pier_report' }
 		specificPathValues['/ns/{namespace}/memories/{id}'] = { namespace: 'a', id: memory.body.memories[0].id }
 		const merge = await t.json('POST', '/v3/container-tags/merge', { containerTags: ['b'], targetContainerTag: 'a' })
 		expect(merge.status).toBe(202)
