@@ -108,10 +108,12 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 					sort: body.sort ?? 'createdAt',
 					order: body.order ?? 'desc',
 				})
-				const items = found.map((document) => ({
-					...documentSummary(document),
-					...(body.includeContent ? { content: document.content } : {}),
-				}))
+				const items = await Promise.all(
+					found.map(async (document) => ({
+						...documentSummary(document),
+						...(body.includeContent ? { content: await documents.shownContent(document) } : {}),
+					})),
+				)
 				return {
 					memories: items,
 					pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },

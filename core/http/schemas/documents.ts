@@ -85,7 +85,8 @@ const summaryFields = {
 	updatedAt: DateTime,
 }
 
-export const DocumentSummary = t.Object({ ...summaryFields, content: t.Optional(t.String()) })
+/** `content` (with includeContent) is what GET shows: null for an upload whose text is not read yet. */
+export const DocumentSummary = t.Object({ ...summaryFields, content: t.Optional(t.Nullable(t.String())) })
 
 export const DocumentDetail = t.Object({
 	...summaryFields,
