@@ -9,6 +9,7 @@ import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { type DocumentBudget, startBudget } from './budget.ts'
 import { chunkText, type PackedChunks, type TextChunk, unpackChunks } from './chunker.ts'
+import { extractiveSummary } from './extract/summary.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
 import { failureReason, rawMessage } from './failure-reason.ts'
 
@@ -93,7 +94,10 @@ const STAGES: Record<PipelineStage, StageRunner> = {
 	async extracting(document, { storage, extraction }, run) {
 		const extracted = await extractText(document, extraction && { ...extraction, limits: run.limits })
 		run.limits.signal?.throwIfAborted()
-		run.text = await storage.documents.setExtracted(document.id, document.contentHash, extracted)
+		run.text = await storage.documents.setExtracted(document.id, document.contentHash, {
+			...extracted,
+			summary: extractiveSummary(extracted.text),
+		})
 	},
 	async chunking(document, { storage }, run) {
 		if ((await chunksOf(document, storage, run)).length === 0) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { supermemoryTools } from '@supermemory/tools/ai-sdk'
-import { generateText, stepCountIs } from 'ai'
+import { generateText, stepCountIs, type ToolSet } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { type ClientHarness, startClientHarness } from '../../testkit/client.ts'
 
@@ -45,7 +45,8 @@ describe('@supermemory/tools AI SDK tools, driven by a mock model', () => {
 		const result = await generateText({
 			model: callingModel(toolName, input),
 			prompt: 'remember',
-			tools,
+			// Typed against AI SDK 5 (its own dependency); the tool objects (inputSchema, execute) are what this one runs.
+			tools: tools as unknown as ToolSet,
 			stopWhen: stepCountIs(3),
 		})
 		const [toolResult] = result.steps.flatMap((step) => step.toolResults)

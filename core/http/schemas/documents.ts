@@ -117,6 +117,7 @@ export const ListDocumentsBody = t.Object(
 		containerTag: t.Optional(ContainerTag),
 		filters: t.Optional(Filters),
 		includeContent: t.Optional(t.Boolean()),
+		includeSummary: t.Optional(t.Boolean({ description: 'Accepted: every item carries its summary' })),
 		limit: t.Optional(NumberLike),
 		page: t.Optional(NumberLike),
 		order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"', default: undefined })),
