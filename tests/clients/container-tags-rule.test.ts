@@ -68,6 +68,32 @@ describe('a write naming several container tags', () => {
 		expect((await harness.client.documents.list({ containerTags: ['a'] })).pagination.totalItems).toBe(2)
 	})
 
+	it('gives a key restricted to one of the tags no way to file a document under the other', async () => {
+		const restricted = (await harness.t.json('POST', '/v3/keys', { name: 'team a', containerTags: ['team_a'] })).body
+			.key
+		for (const containerTags of [
+			['team_a', 'team_b'],
+			['team_b', 'team_a'],
+		]) {
+			const answer = await harness.t.json(
+				'POST',
+				'/v3/documents',
+				{ content: 'shared plan', containerTags },
+				restricted,
+			)
+			expect(answer.status).toBe(400)
+		}
+		const answer = await harness.t.json(
+			'POST',
+			'/v3/documents',
+			{ content: 'b only', containerTags: ['team_b'] },
+			restricted,
+		)
+		expect(answer.status).toBe(403)
+		expect((await harness.client.documents.list({ containerTags: ['team_b'] })).memories).toEqual([])
+		expect((await harness.client.documents.list({ containerTags: ['team_a'] })).memories).toEqual([])
+	})
+
 	it("makes the Claude memory tool of @supermemory/tools fail at create with the rule, not later with 'File not found'", async () => {
 		const tool = createClaudeMemoryTool(harness.t.key, { baseUrl, containerTags: ['user_1'] })
 		const created = await tool.handleCommand({ command: 'create', path: '/memories/notes.md', file_text: 'hello' })
