@@ -142,7 +142,7 @@ export function extractorLLM(options: ExtractorLLMOptions): ExtractorPlugin {
 	}
 }
 
-const SUMMARY_PROMPT = `Summarise the document the user sends in one to three plain sentences, at most ${SUMMARY_MAX} characters: what it is about and its main points, in its own language. Answer with the summary only, no preamble, no markdown.`
+const SUMMARY_PROMPT = `Summarize the document the user sends in one to three plain sentences, at most ${SUMMARY_MAX} characters: what it is about and its main points, in its own language. Answer with the summary only, no preamble, no markdown.`
 
 /** The model's summary on one line, cut at a sentence (else a word) when it ran over SUMMARY_MAX; null when empty. */
 function boundedSummary(written: string): string | null {

@@ -53,7 +53,7 @@ describe('a document processed with the LLM extractor configured', () => {
 
 	it("gets the model's summary; the offline one when the model fails", async () => {
 		scripted.enqueue(({ messages }) =>
-			String(messages[0]?.content).startsWith('Summarise')
+			String(messages[0]?.content).startsWith('Summarize')
 				? { text: 'Billing moved to PostgreSQL 17.' }
 				: { json: { memories: [] } },
 		)
