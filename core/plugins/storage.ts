@@ -189,13 +189,13 @@ export interface DocumentStore {
 	 */
 	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
 	/**
-	 * Stores the text extracted from the content `contentHash` names, with its title and type, unless the document's
-	 * content changed meanwhile; returns the text as stored (storage may normalize it).
+	 * Stores the text extracted from the content `contentHash` names, with its title, type and summary (none when not
+	 * given), unless the document's content changed meanwhile; returns the text as stored (storage may normalize it).
 	 */
 	setExtracted(
 		id: string,
 		contentHash: string,
-		extracted: { text: string; title: string | null; type: DocumentType },
+		extracted: { text: string; title: string | null; type: DocumentType; summary?: string | null },
 	): Promise<string>
 	/**
 	 * The text extracted from the document's current content; null until it is extracted. Kept apart from the record

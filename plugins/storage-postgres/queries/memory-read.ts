@@ -26,7 +26,24 @@ export async function findMemoryByContent(
 		ORDER BY m.is_latest DESC, m.is_forgotten, m.updated_at DESC, m.updated_seq DESC LIMIT 1`,
 		[scope.orgId, containerTag, content],
 	)
-	return row ? toMemory(row) : null
+	if (row) return toMemory(row)
+	// The text as the client wrote it, when the memory was stored without its final full stop (or with one more).
+	const bare = withoutTrailingPunctuation(content)
+	if (bare === '') return null
+	const [loose] = await db.query<MemoryRow>(
+		`SELECT ${MEMORY_COLUMNS} FROM memories m
+		WHERE m.org_id = $1 AND m.container_tag = $2 AND btrim(regexp_replace(m.memory, $4, '')) = $3
+		ORDER BY m.is_latest DESC, m.is_forgotten, m.updated_at DESC, m.updated_seq DESC LIMIT 1`,
+		[scope.orgId, containerTag, bare, TRAILING_PUNCTUATION_SQL],
+	)
+	return loose ? toMemory(loose) : null
+}
+
+/** Full stops, other sentence-ending marks and whitespace at the end of a text. */
+const TRAILING_PUNCTUATION_SQL = '[[:space:].!?;:,…]+$'
+
+function withoutTrailingPunctuation(text: string): string {
+	return text.replace(/[\s.!?;:,…]+$/u, '').trim()
 }
 
 const SORT_COLUMNS = { createdAt: 'created', updatedAt: 'updated' } as const
