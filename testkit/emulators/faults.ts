@@ -182,6 +182,8 @@ function revokedToken(provider: FaultProvider): Response {
 export interface FaultLayer {
 	faults: Faults
 	counts: FaultCounts
+	/** The draw behind `failRate5xx` (a seeded one makes a run reproducible). */
+	random: () => number
 	/** The fault to answer this request with, or null to serve it normally. */
 	before(request: Request): Response | Promise<Response> | null
 	/** Back to no faults (and zero counts). */
@@ -210,6 +212,7 @@ export function faultLayer(provider: FaultProvider, random: () => number = Math.
 	const layer: FaultLayer = {
 		faults: defaults(),
 		counts: zero(),
+		random,
 		reset() {
 			layer.faults = defaults()
 			layer.counts = zero()
@@ -232,7 +235,7 @@ export function faultLayer(provider: FaultProvider, random: () => number = Math.
 				counts.rateLimited++
 				return faults.rateLimitResponse(faults.rateLimitKind, faults.rateLimitSeconds)
 			}
-			if (faults.burst5xx > 0 || (faults.failRate5xx > 0 && random() < faults.failRate5xx)) {
+			if (faults.burst5xx > 0 || (faults.failRate5xx > 0 && layer.random() < faults.failRate5xx)) {
 				if (faults.burst5xx > 0) faults.burst5xx--
 				counts.failed5xx++
 				return serverError(provider)

@@ -149,6 +149,10 @@ describe('developer console in Chromium', () => {
 				const stages = await page.$$eval('.timeline li strong', (items) => items.map((item) => item.textContent))
 				expect(stages).toEqual(['extracting', 'chunking', 'embedding', 'indexing'])
 				expect(await page.textContent('.chunks')).toContain('bicycle pump')
+				await page.waitForSelector('p.summary')
+				expect(await page.textContent('p.summary')).toBe(
+					'Marie keeps the spare bicycle pump in the garden shed behind the apple tree.',
+				)
 				await screenshot(page, 'document-detail')
 			},
 			STEP_TIMEOUT,
