@@ -14,6 +14,12 @@ const PUBLISHED_GENERATION = '(SELECT owner.chunk_generation FROM documents owne
 /** Condition on a chunk `c`: it is of its document's published generation, so reads and searches may see it. */
 export const PUBLISHED = `c.generation = ${PUBLISHED_GENERATION}`
 
+/**
+ * The same as a join, for reads of known chunks: the planner looks each document up once (PUBLISHED as a condition
+ * looks it up again for every chunk, a scan of the documents table per row in a small embedded store).
+ */
+const PUBLISHED_OWNER = 'JOIN documents owner ON owner.id = c.document_id AND owner.chunk_generation = c.generation'
+
 /** Replaced chunks are deleted this many at a time after a publish, so no statement runs long. */
 const DELETE_BATCH = 500
 
@@ -26,7 +32,8 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 	return {
 		async list(scope, documentId) {
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.document_id = $2 AND ${PUBLISHED} ORDER BY c.position`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c ${PUBLISHED_OWNER}
+				WHERE c.org_id = $1 AND c.document_id = $2 ORDER BY c.position`,
 				[scope.orgId, documentId],
 			)
 			return rows.map(toChunk)
@@ -35,7 +42,7 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 		async byIds(scope, ids) {
 			if (ids.length === 0) return []
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.id = ANY($2::text[]) AND ${PUBLISHED}`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c ${PUBLISHED_OWNER} WHERE c.org_id = $1 AND c.id = ANY($2::text[])`,
 				[scope.orgId, ids],
 			)
 			return rows.map(toChunk)
@@ -50,7 +57,8 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 				`SELECT ${CHUNK_COLUMNS} FROM chunks c
 				JOIN (SELECT DISTINCT * FROM unnest($2::text[], $3::int[]) AS pair(document_id, position)) AS wanted
 					ON wanted.document_id = c.document_id AND wanted.position = c.position
-				WHERE c.org_id = $1 AND ${PUBLISHED}
+				${PUBLISHED_OWNER}
+				WHERE c.org_id = $1
 				ORDER BY c.document_id, c.position`,
 				[scope.orgId, pairs.map(([documentId]) => documentId), pairs.map(([, position]) => position)],
 			)
