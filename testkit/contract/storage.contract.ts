@@ -1084,6 +1084,19 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(await storage.documents.text(document.id)).toBe(stored)
 			})
 
+			it('stores the summary with the extracted text, and clears it when extracted again without one', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				const extracted = { text: 'Bun runs the tests.', title: null, type: 'text' as const }
+				await storage.documents.setExtracted(document.id, document.contentHash, {
+					...extracted,
+					summary: 'Bun runs the tests.',
+				})
+				expect((await storage.documents.get(scope, document.id))?.summary).toBe('Bun runs the tests.')
+				await storage.documents.setExtracted(document.id, document.contentHash, extracted)
+				expect((await storage.documents.get(scope, document.id))?.summary).toBeNull()
+			})
+
 			it('keeps a long text whole, replaces it when extracted again, and ignores a stale extraction', async () => {
 				const document = await add(await newScope())
 				// Over a megabyte, with characters outside the BMP (surrogate pairs) throughout: stored in many parts.

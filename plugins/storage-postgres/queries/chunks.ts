@@ -1,6 +1,7 @@
 import { type ChunkStore, newId, yieldToEventLoop } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { jsonParam, textParam, vectorParam } from './params.ts'
+import { filterSql } from './filters.ts'
+import { jsonParam, Params, textParam, vectorParam } from './params.ts'
 import { CHUNK_COLUMNS, type ChunkRow, toChunk } from './rows.ts'
 
 export interface ChunkHooks {
@@ -37,6 +38,37 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 				[scope.orgId, documentId],
 			)
 			return rows.map(toChunk)
+		},
+
+		async listInContainer(scope, containerTag, query) {
+			const params = new Params()
+			const conditions = [
+				`c.org_id = ${params.add(scope.orgId)}`,
+				`c.container_tag = ${params.add(containerTag)}`,
+				PUBLISHED,
+			]
+			// Chunks carry their document's metadata: the filter reads the document's.
+			if (query.filters) conditions.push(filterSql(query.filters, 'd.metadata', params))
+			const where = conditions.join(' AND ')
+			const countValues = [...params.values]
+			const direction = query.order === 'asc' ? 'ASC' : 'DESC'
+			const order =
+				query.sort === 'position'
+					? `c.document_id ${direction}, c.position ${direction}`
+					: query.sort === 'updatedAt'
+						? `d.updated_at ${direction}, c.position ${direction}`
+						: `c.created_at ${direction}, c.id ${direction}`
+			const limit = params.add(query.limit)
+			const offset = params.add((Math.max(1, query.page) - 1) * query.limit)
+			const from = 'FROM chunks c JOIN documents d ON d.id = c.document_id'
+			const [rows, [count]] = await Promise.all([
+				db().query<ChunkRow>(
+					`SELECT ${CHUNK_COLUMNS} ${from} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+					params.values,
+				),
+				db().query<{ total: number }>(`SELECT count(*)::int AS total ${from} WHERE ${where}`, countValues),
+			])
+			return { chunks: rows.map(toChunk), total: count?.total ?? 0 }
 		},
 
 		async byIds(scope, ids) {
