@@ -46,7 +46,8 @@ export async function* syncOnedrive(
 		scope: scopeOf(ctx.settings),
 		chosen: new Set(ctx.settings.folders.map((folder) => folder.id)),
 	}
-	if (cursor && cursor.scope === run.scope) {
+	// A relisting called for by a deleted or moved folder that has not been applied yet comes first.
+	if (cursor && cursor.scope === run.scope && cursor.relist !== true) {
 		const initial = cursor.initial === true
 		const end = yield* pass(run, cursor.link, treeOf(run, cursor.folders), { initial, reconcile: false })
 		if (end === 'done') return
@@ -121,21 +122,39 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 			continue
 		}
 		if (mode.reconcile) yield { type: 'present', externalIds: present }
-		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false)
-		return structureChanged && !mode.reconcile ? 'structure-changed' : 'done'
+		const relist = structureChanged && !mode.reconcile
+		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false, relist)
+		return relist ? 'structure-changed' : 'done'
 	}
 }
 
-const checkpoint = (run: Run, link: string, tree: FolderTree, initial: boolean): Event => ({
+const checkpoint = (run: Run, link: string, tree: FolderTree, initial: boolean, relist = false): Event => ({
 	type: 'checkpoint',
-	cursor: { link, scope: run.scope, folders: tree.json(), initial },
+	cursor: { link, scope: run.scope, folders: tree.json(), initial, relist },
 })
+
+/**
+ * What changes with the content only: the content hash (quickXorHash is the one both account kinds carry), else
+ * cTag (which OneDrive for Business delta leaves out), else eTag (which also moves with metadata).
+ */
+export function contentVersion(item: DriveItem): string {
+	const hashes = item.file?.hashes
+	return (
+		hashes?.quickXorHash ??
+		hashes?.sha256Hash ??
+		hashes?.sha1Hash ??
+		item.cTag ??
+		item.eTag ??
+		item.lastModifiedDateTime ??
+		''
+	)
+}
 
 async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
 	const { ctx, endpoints } = run
 	const name = item.name ?? item.id
-	// cTag changes with the content only; the name is the document's title.
-	const version = `${item.cTag ?? item.eTag ?? item.lastModifiedDateTime ?? ''}|${name}`
+	// The name is the document's title.
+	const version = `${contentVersion(item)}|${name}`
 	if (await ctx.hasVersion(item.id, version)) {
 		yield { type: 'unchanged', externalId: item.id }
 		return
@@ -148,7 +167,7 @@ async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
 	}
 	let bytes: Uint8Array
 	try {
-		bytes = await download(run.client, item.id)
+		bytes = await download(run, item.id)
 	} catch (error) {
 		if (error instanceof ConnectorAuthError) throw error
 		yield { type: 'failure', externalId: item.id, error: `could not download ${name}: ${(error as Error).message}` }
@@ -161,16 +180,51 @@ async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
 	yield { type: 'upsert', document: documentOf(item, name, version, bytes) }
 }
 
-/** `/content` answers 302 to a short-lived, pre-authenticated URL; the redirect handler follows it without the token. */
-async function download(client: Client, itemId: string): Promise<Uint8Array> {
-	const { ResponseType } = await import('@microsoft/microsoft-graph-client')
-	const body = (await guarded(() =>
-		client
-			.api(`/me/drive/items/${encodeURIComponent(itemId)}/content`)
-			.responseType(ResponseType.ARRAYBUFFER)
-			.get(),
-	)) as ArrayBuffer
-	return new Uint8Array(body)
+/**
+ * `/content` answers 302 to a pre-authenticated URL valid "a few minutes"; it is fetched without the token. The
+ * download host refusing it (401, 403: the URL lapsed, or a policy) is not Graph refusing the grant: a fresh URL is
+ * asked for once, then the item fails on its own.
+ */
+async function download(run: Run, itemId: string): Promise<Uint8Array> {
+	for (let attempt = 0; ; attempt++) {
+		const location = await downloadUrl(run.client, itemId)
+		const response = await fetchDownload(run, location)
+		if (response.ok) return new Uint8Array(await response.arrayBuffer())
+		await response.body?.cancel()
+		if ((response.status === 401 || response.status === 403) && attempt === 0) continue
+		throw Object.assign(new Error(`the download host answered ${response.status}`), { downloadStatus: response.status })
+	}
+}
+
+/** The Graph hop alone: the redirect is not followed, so a 401 here is Graph's (the token), never the host's. */
+async function downloadUrl(client: Client, itemId: string): Promise<string> {
+	const { RedirectHandlerOptions, ResponseType } = await import('@microsoft/microsoft-graph-client')
+	const response = (await client
+		.api(`/me/drive/items/${encodeURIComponent(itemId)}/content`)
+		.middlewareOptions([new RedirectHandlerOptions(5, () => false)])
+		.responseType(ResponseType.RAW)
+		.get()) as Response
+	const location = response.headers.get('location')
+	await response.body?.cancel()
+	if (response.status === 401) throw new ConnectorAuthError('Microsoft Graph refused the token (revoked or expired)')
+	if (response.status >= 300 && response.status < 400 && location) return location
+	throw Object.assign(new Error(`Microsoft Graph answered ${response.status} for the content of ${itemId}`), {
+		statusCode: response.status,
+	})
+}
+
+/** The download host throttles too (429, 503 with Retry-After): waited out like Graph's own answers. */
+async function fetchDownload(run: Run, location: string): Promise<Response> {
+	const { delaySeconds, maxRetries } = run.endpoints.retry
+	for (let retry = 0; ; retry++) {
+		const response = await fetch(location, { signal: run.ctx.signal })
+		if (![429, 503, 504].includes(response.status) || retry >= maxRetries) return response
+		await response.body?.cancel()
+		const retryAfter = Number(response.headers.get('retry-after'))
+		await Bun.sleep(
+			1000 * Math.min(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : delaySeconds * 2 ** retry, 180),
+		)
+	}
 }
 
 function documentOf(item: DriveItem, name: string, version: string, bytes: Uint8Array): ExternalDocument {
