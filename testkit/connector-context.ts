@@ -40,6 +40,7 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 			credentials: input.credentials ?? {},
 			metadata: input.metadata ?? {},
 			hasVersion: async (externalId, version) => documents.get(externalId)?.version === version,
+			importedIds: async () => [...documents.keys()],
 			logger: createLogger('error'),
 			signal: new AbortController().signal,
 		},

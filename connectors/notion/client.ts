@@ -13,6 +13,8 @@ export const isRefused = (error: unknown): boolean => {
 	return status === 400 || status === 403 || status === 404
 }
 
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 /** The client library is loaded on first use, so a service that never syncs Notion never loads it. */
 export async function notionClient(apiUrl: string, fetchImpl?: typeof fetch): Promise<Client> {
 	const { Client, LogLevel } = await import('@notionhq/client')

@@ -63,6 +63,8 @@ export function notion(options: NotionOptions = {}) {
 				apiUrl,
 				requestsPerSecond,
 				reconcileEveryHours: options.reconcileEveryHours ?? 24,
+				discoverEveryMinutes: options.discoverEveryMinutes ?? 60,
+				refreshEveryHours: options.refreshEveryHours ?? 168,
 				maxBlocksPerPage: options.maxBlocksPerPage ?? 10_000,
 			}),
 	})

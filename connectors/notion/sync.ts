@@ -1,9 +1,12 @@
 import type { SyncContext, SyncEvent } from '../../core/index.ts'
 import { readBlockTree } from './blocks.ts'
-import { isRefused, NotionSession } from './client.ts'
+import { isRefused, messageOf, NotionSession } from './client.ts'
+import { confirmGone } from './gone.ts'
 import type { NotionCursor } from './options.ts'
-import { dataSourceOf, documentOf, isRow, isTrashed, listedVersion, malformation, type NotionPage } from './page.ts'
+import { dataSourceOf, documentOf, isRow, isTrashed, listedVersions, malformation, type NotionPage } from './page.ts'
+import { withCompleteProperties } from './property-items.ts'
 import { plainText } from './rich-text.ts'
+import { rowsOf } from './rows.ts'
 
 type Event = SyncEvent<NotionCursor>
 
@@ -11,28 +14,36 @@ export interface SyncOptions {
 	apiUrl: string
 	requestsPerSecond: number
 	reconcileEveryHours: number
+	discoverEveryMinutes: number
+	refreshEveryHours: number
 	maxBlocksPerPage: number
 }
 
-interface Run {
+export interface Run {
 	session: NotionSession
 	ctx: SyncContext<unknown>
 	options: SyncOptions
 	/** Pages handled this run (a row is listed by search and by its data source). */
 	seen: Set<string>
-	/** Pages that exist now (for reconciliation after a full listing). */
-	present: string[]
 	dataSources: Map<string, string | null>
 	newest: string | null
 	/** The oldest stamp of a page that failed: the next incremental run lists from there again. */
 	oldestFailed: string | null
-	complete: boolean
+	/** The refresh period pages showing other objects' content are versioned with. */
+	refreshEpoch: string
 }
 
 /**
- * The pages and databases shared with the integration, newest-edited first. A full listing (the first run, then
- * every `reconcileEveryHours`) reads every page and data source row and deletes what is no longer there; the runs
- * between read only what was edited since the newest stamp seen, and what was moved to the trash since.
+ * The pages and databases shared with the integration, newest-edited first.
+ * - Every run lists search results edited since the newest stamp seen; every `discoverEveryMinutes` the whole search
+ *   listing is walked instead, so a page shared (or indexed) later with an older stamp is found; unchanged pages are
+ *   not read.
+ * - Every `reconcileEveryHours` a full listing also queries every data source (all rows, past the per-query limit),
+ *   and confirms with Notion each imported page it did not list: search is not exhaustive, so a page is deleted only
+ *   when Notion says it is in the trash, or answers 404 on two runs in a row.
+ * - The trash is searched on every run (without a time cut: nothing documents that trashing moves the stamp).
+ * - Every `refreshEveryHours` pages that show other objects' content (synced copies, child page titles, computed
+ *   properties, rows) are read again, since that content changes without a new stamp on the page.
  */
 export async function* syncNotion(
 	ctx: SyncContext<unknown>,
@@ -40,18 +51,19 @@ export async function* syncNotion(
 	options: SyncOptions,
 ): AsyncGenerator<Event> {
 	const startedAt = new Date().toISOString()
-	const full = isFullListingDue(cursor, options.reconcileEveryHours)
-	const since = full ? null : cursor!.editedSince
+	const full = isDue(cursor?.editedSince ? cursor.listedAt : null, options.reconcileEveryHours * 60)
+	const walk = full || isDue(cursor?.discoveredAt ?? null, options.discoverEveryMinutes)
+	const refresh = full && isDue(cursor?.refreshEpoch ?? null, options.refreshEveryHours * 60)
+	const since = walk ? null : cursor!.editedSince
 	const run: Run = {
 		session: await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond),
 		ctx,
 		options,
 		seen: new Set(),
-		present: [],
 		dataSources: new Map(),
 		newest: cursor?.editedSince ?? null,
 		oldestFailed: null,
-		complete: true,
+		refreshEpoch: refresh || !cursor?.refreshEpoch ? startedAt : cursor.refreshEpoch,
 	}
 	const listed: { id: string; title: string | null }[] = []
 	for await (const item of search(run, {}, since)) {
@@ -66,28 +78,37 @@ export async function* syncNotion(
 		if (item.object !== undefined && item.object !== 'page') continue
 		yield* handlePage(run, item)
 	}
-	if (full) {
-		for (const dataSource of listed) yield* rowsOf(run, dataSource.id)
-	} else {
-		for await (const item of search(run, { in_trash: true }, since)) {
-			if (typeof item.id === 'string' && !run.seen.has(item.id)) yield { type: 'delete', externalId: item.id }
-		}
-	}
-	if (full && run.complete) yield { type: 'present', externalIds: run.present }
+	if (full) for (const dataSource of listed) yield* rowsOf(run, dataSource.id, handlePage)
+	yield* trashed(run)
+	const pendingGone = yield* confirmGone(run, full, parseIds(cursor?.pendingGone), handlePage)
 	const editedSince =
 		run.oldestFailed !== null && (run.newest === null || run.oldestFailed < run.newest) ? run.oldestFailed : run.newest
 	yield {
 		type: 'checkpoint',
-		cursor: { editedSince, listedAt: full && run.complete ? startedAt : (cursor?.listedAt ?? null) },
+		cursor: {
+			editedSince,
+			listedAt: full ? startedAt : (cursor?.listedAt ?? null),
+			discoveredAt: walk ? startedAt : (cursor?.discoveredAt ?? null),
+			refreshEpoch: run.refreshEpoch,
+			pendingGone: JSON.stringify(pendingGone),
+		},
 	}
 }
 
-function isFullListingDue(cursor: NotionCursor | null, everyHours: number): boolean {
-	if (!cursor?.editedSince || !cursor.listedAt) return true
-	return Date.now() - Date.parse(cursor.listedAt) >= everyHours * 3_600_000
+function isDue(last: string | null, everyMinutes: number): boolean {
+	return !last || Date.now() - Date.parse(last) >= everyMinutes * 60_000
 }
 
-type Listed = Record<string, unknown> & { object?: string; id?: unknown; last_edited_time?: unknown }
+const parseIds = (json: string | null | undefined): string[] => {
+	try {
+		const ids = JSON.parse(json ?? '[]') as unknown
+		return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : []
+	} catch {
+		return []
+	}
+}
+
+export type Listed = Record<string, unknown> & { object?: string; id?: unknown; last_edited_time?: unknown }
 
 /** Search results, newest-edited first, every page of them; with `since`, only those edited at or after it. */
 async function* search(run: Run, filter: { in_trash?: boolean }, since: string | null): AsyncGenerator<Listed> {
@@ -102,7 +123,6 @@ async function* search(run: Run, filter: { in_trash?: boolean }, since: string |
 				...(filter.in_trash ? { filter: { in_trash: true } } : {}),
 			}),
 		)
-		if (page.request_status?.type === 'incomplete') run.complete = false
 		for (const item of page.results as Listed[]) {
 			// Stamps are ISO times of one format, so text order is time order.
 			if (since && typeof item.last_edited_time === 'string' && item.last_edited_time < since) return
@@ -112,57 +132,52 @@ async function* search(run: Run, filter: { in_trash?: boolean }, since: string |
 	} while (cursor)
 }
 
-/** Every row of a data source (rows search did not list are handled here). */
-async function* rowsOf(run: Run, dataSourceId: string): AsyncGenerator<Event> {
-	let cursor: string | undefined
-	do {
-		let page: Awaited<ReturnType<NotionSession['client']['dataSources']['query']>>
-		try {
-			page = await run.session.call((client, auth) =>
-				client.dataSources.query({ auth, data_source_id: dataSourceId, start_cursor: cursor, page_size: 100 }),
-			)
-		} catch (error) {
-			if (!isRefused(error)) throw error
-			// Not shared after all, or gone: its rows were listed by search if they are still there.
-			run.complete = false
-			yield { type: 'failure', externalId: null, error: `database ${dataSourceId}: ${messageOf(error)}` }
-			return
+/** Pages in the trash (kept there 30 days) are deleted; a trash search Notion refuses is noted, the run goes on. */
+async function* trashed(run: Run): AsyncGenerator<Event> {
+	const imported = run.ctx.importedIds ? new Set(await run.ctx.importedIds()) : null
+	try {
+		for await (const item of search(run, { in_trash: true }, null)) {
+			if (typeof item.id !== 'string' || run.seen.has(item.id) || (imported && !imported.has(item.id))) continue
+			yield { type: 'delete', externalId: item.id }
 		}
-		if (page.request_status?.type === 'incomplete') run.complete = false
-		for (const row of page.results as Listed[]) if (row.object === 'page') yield* handlePage(run, row)
-		cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined
-	} while (cursor)
+	} catch (error) {
+		if (!isRefused(error)) throw error
+		yield { type: 'failure', externalId: null, error: `the trash could not be searched: ${messageOf(error)}` }
+	}
 }
 
-async function* handlePage(run: Run, item: Listed): AsyncGenerator<Event> {
+export async function* handlePage(run: Run, item: Listed): AsyncGenerator<Event> {
 	const malformed = malformation(item)
 	if (malformed) {
 		const id = typeof item.id === 'string' ? item.id : null
-		if (id) run.present.push(id)
+		if (id) run.seen.add(id)
 		yield { type: 'failure', externalId: id, error: `Notion sent a malformed page: ${malformed}` }
 		return
 	}
-	const page = item as unknown as NotionPage
-	if (run.seen.has(page.id)) return
-	run.seen.add(page.id)
-	if (isTrashed(page)) {
-		yield { type: 'delete', externalId: page.id }
+	const listedPage = item as unknown as NotionPage
+	if (run.seen.has(listedPage.id)) return
+	run.seen.add(listedPage.id)
+	if (isTrashed(listedPage)) {
+		yield { type: 'delete', externalId: listedPage.id }
 		return
 	}
-	run.present.push(page.id)
-	if (run.newest === null || page.last_edited_time > run.newest) run.newest = page.last_edited_time
-	if (await run.ctx.hasVersion(page.id, listedVersion(page))) {
-		yield { type: 'unchanged', externalId: page.id }
-		return
+	if (run.newest === null || listedPage.last_edited_time > run.newest) run.newest = listedPage.last_edited_time
+	for (const version of listedVersions(listedPage, run.refreshEpoch)) {
+		if (await run.ctx.hasVersion(listedPage.id, version)) {
+			yield { type: 'unchanged', externalId: listedPage.id }
+			return
+		}
 	}
 	try {
+		const page = await withCompleteProperties(run.session, listedPage)
 		const tree = await readBlockTree(run.session, page.id, run.options.maxBlocksPerPage)
 		const database = isRow(page) ? { title: await dataSourceTitle(run, dataSourceOf(page)) } : null
-		yield { type: 'upsert', document: documentOf(page, tree, database) }
+		yield { type: 'upsert', document: documentOf(page, tree, database, run.refreshEpoch) }
 	} catch (error) {
 		if (!isRefused(error)) throw error
-		if (run.oldestFailed === null || page.last_edited_time < run.oldestFailed) run.oldestFailed = page.last_edited_time
-		yield { type: 'failure', externalId: page.id, error: `could not read the page: ${messageOf(error)}` }
+		const stamp = listedPage.last_edited_time
+		if (run.oldestFailed === null || stamp < run.oldestFailed) run.oldestFailed = stamp
+		yield { type: 'failure', externalId: listedPage.id, error: `could not read the page: ${messageOf(error)}` }
 	}
 }
 
@@ -182,5 +197,3 @@ async function dataSourceTitle(run: Run, id: string | null): Promise<string | nu
 	run.dataSources.set(id, title)
 	return title
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))

@@ -86,5 +86,8 @@ export function syncContext(
 		async hasVersion(externalId, version) {
 			return (await deps.storage.connections.item(connection.id, externalId))?.version === version
 		},
+		async importedIds() {
+			return (await deps.storage.connections.items(connection.id)).map((item) => item.externalId)
+		},
 	}
 }
