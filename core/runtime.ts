@@ -5,12 +5,11 @@ import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
 import { startConnectorWorkers } from './connectors/workers.ts'
-import { createConsoleBundle } from './console/bundle.ts'
 import { sorterFor } from './containers/buckets.ts'
 import { resortBuckets } from './containers/resort.ts'
 import { StartupError } from './errors.ts'
 import { createExtraction, fetchPolicyFrom } from './files/extraction-parts.ts'
-import { createApp } from './http/app.ts'
+import type { RouteDeps } from './http/route-deps.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import { createMemoryEngine } from './memory/engine.ts'
@@ -30,8 +29,10 @@ export interface Service {
 	queue: JobQueue
 	/** The operations every surface (HTTP, console, MCP) shares; see core/services.ts. */
 	services: Services
-	/** The HTTP app (absent for the worker role); `app.handle(request)` serves a request in-process. */
-	app: ReturnType<typeof createApp> | null
+	/** What the HTTP surfaces serve (absent for the worker role): the shared services and key verification. */
+	routeDeps: RouteDeps | null
+	/** True once storage and workers are up; the health check reports it. */
+	ready(): boolean
 	/** The key created on the first start of an empty embedded store, shown once. */
 	firstKey: string | null
 	stop(): Promise<void>
@@ -39,8 +40,11 @@ export interface Service {
 
 const UNFINISHED_SWEEP = 10_000
 
-/** Starts plugins, the job queue and, per role, the workers and the HTTP app (not yet listening). */
-export async function startService(input: {
+/**
+ * Starts plugins, the job queue and, per role, the workers; the HTTP surfaces are composed on top of it by
+ * server/service.ts.
+ */
+export async function startRuntime(input: {
 	settings: ServiceSettings
 	plugins: Plugin[]
 	logger: Logger
@@ -143,35 +147,22 @@ export async function startService(input: {
 		return principal
 	}
 	const { connectorDeps: _internal, ...shared } = services
-	const app =
+	const routeDeps: RouteDeps | null =
 		role === 'worker'
 			? null
-			: createApp(
-					{
-						...shared,
-						verify: authenticate,
-						publicUrl: settings.publicUrl ?? null,
-						keys: createKeyService({ storage, verifier: verify }),
-					},
-					{
-						logger,
-						maxBodyBytes: settings.maxBodyBytes,
-						maxUploadBytes: settings.maxUploadBytes,
-						ready: () => ready,
-						console: createConsoleBundle({ logger, rebuild: env.MEMORY_CONSOLE_DEV === '1' }),
-						mcp: {
-							allowedHosts: settings.mcpAllowedHosts,
-							allowedOrigins: settings.mcpAllowedOrigins,
-							publicUrl: settings.publicUrl,
-						},
-					},
-				)
+			: {
+					...shared,
+					verify: authenticate,
+					publicUrl: settings.publicUrl ?? null,
+					keys: createKeyService({ storage, verifier: verify }),
+				}
 
 	return {
 		plugins,
 		queue,
 		services,
-		app,
+		routeDeps,
+		ready: () => ready,
 		firstKey,
 		async stop() {
 			ready = false

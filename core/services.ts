@@ -38,7 +38,10 @@ export async function createServices(input: {
 	const { storage, embedder } = plugins
 	const files = plugins.files!
 	const documents = createDocumentService({ storage, queue, usage, files, logger })
-	const settingsService = createSettingsService({ storage, secrets })
+	const settingsKeys = plugins.connectors.flatMap((c) =>
+		c.auth.type === 'oauth2' && c.auth.settingsKey ? [c.auth.settingsKey] : [],
+	)
+	const settingsService = createSettingsService({ storage, secrets, settingsKeys })
 	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
 	const fileService = createFileService({
 		storage,

@@ -28,7 +28,7 @@ export async function loadConfig(env: Record<string, string | undefined> = proce
 		const config = ((await import(path)).default ?? {}) as MemoryConfig
 		const { plugins, ...overrides } = config
 		settings = { ...settings, ...overrides }
-		const list = typeof plugins === 'function' ? await plugins(settings) : plugins
+		const list = typeof plugins === 'function' ? await plugins(settings, await fromEnv(settings, env)) : plugins
 		return { settings, plugins: list ?? (await fromEnv(settings, env)), source: path }
 	}
 	return { settings, plugins: await fromEnv(settings, env), source: 'environment' }

@@ -2,9 +2,9 @@ import { maxHeaderSize } from 'node:http'
 import { StartupError } from '../core/errors.ts'
 import { RUNTIME_HEADER_BYTES } from '../core/http/guards/request-size.ts'
 import { createLogger } from '../core/logger.ts'
-import { type Role, startService } from '../core/runtime.ts'
 import { withDefaultFiles } from './defaults.ts'
 import { loadConfig } from './load-config.ts'
+import { type Role, startService } from './service.ts'
 
 function parseRole(argv: string[]): Role {
 	const index = argv.findIndex((arg) => arg === '--role' || arg.startsWith('--role='))

@@ -28,6 +28,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 		displayName: 'Web crawler',
 		auth: { type: 'none' },
 		schedule: { everyHours: Math.max(MIN_RECRAWL_HOURS, options.recrawlEveryHours ?? MIN_RECRAWL_HOURS) },
+		metadataFields: [{ key: 'startUrl', label: 'Start URL', secret: false }],
 		validateMetadata(metadata) {
 			crawlSettingsOf(metadata)
 		},

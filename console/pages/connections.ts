@@ -3,19 +3,10 @@ import { ErrorBox, Loading, StatusBadge } from '../components/ui.ts'
 import { api, errorText } from '../lib/api.ts'
 import { count, when } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
+import { loadProviders, type Provider } from '../lib/providers.ts'
 import { go, href } from '../lib/router.ts'
 import { useLoad } from '../lib/use-load.ts'
 import type { PageProps } from './index.ts'
-
-/** Providers the service knows; an OAuth provider opens its authorization page, a credential one takes a key. */
-const PROVIDERS = [
-	{ id: 'github', name: 'GitHub', credential: null },
-	{ id: 'google-drive', name: 'Google Drive', credential: null },
-	{ id: 'notion', name: 'Notion', credential: null },
-	{ id: 'granola', name: 'Granola', credential: { key: 'apiKey', label: 'Granola API key', secret: true } },
-	{ id: 'onedrive', name: 'OneDrive', credential: null },
-	{ id: 'web-crawler', name: 'Web crawler', credential: { key: 'startUrl', label: 'Start URL', secret: false } },
-]
 
 interface SyncRun {
 	id: string
@@ -80,46 +71,57 @@ function ConnectionList() {
 }
 
 function Connect({ onConnected }: { onConnected: () => void }) {
-	const [provider, setProvider] = useState(PROVIDERS[0]!.id)
+	const { data: providers, error: loadError } = useLoad(loadProviders, [])
+	if (!providers) return html`<${ErrorBox} error=${loadError} />`
+	if (providers.length === 0) return html`<p class="muted">No connector is registered on this server.</p>`
+	return html`<${ConnectForm} providers=${providers} onConnected=${onConnected} />`
+}
+
+function ConnectForm({ providers, onConnected }: { providers: Provider[]; onConnected: () => void }) {
+	const [provider, setProvider] = useState(providers[0]!.provider)
 	const [tag, setTag] = useState('')
 	const [limit, setLimit] = useState('')
-	const [credential, setCredential] = useState('')
+	const [values, setValues] = useState<Record<string, string>>({})
 	const [error, setError] = useState<string | null>(null)
-	const chosen = PROVIDERS.find((p) => p.id === provider)!
+	const chosen = providers.find((p) => p.provider === provider) ?? providers[0]!
 	const submit = async (event: Event) => {
 		event.preventDefault()
 		setError(null)
 		try {
-			const answer = await api.post(`/v3/connections/${provider}`, {
+			const metadata = Object.fromEntries(chosen.fields.flatMap((f) => (values[f.key] ? [[f.key, values[f.key]]] : [])))
+			const answer = await api.post(`/v3/connections/${encodeURIComponent(chosen.provider)}`, {
 				...(tag ? { containerTags: [tag] } : {}),
 				...(limit ? { documentLimit: Number(limit) } : {}),
-				...(chosen.credential && credential ? { metadata: { [chosen.credential.key]: credential } } : {}),
+				...(Object.keys(metadata).length > 0 ? { metadata } : {}),
 				redirectUrl: `${location.origin}/console/`,
 			})
-			setCredential('')
+			setValues({})
 			if (answer.authLink) location.href = answer.authLink
 			else onConnected()
 		} catch (failure) {
 			setError(errorText(failure))
 		}
 	}
+	const field = (f: Provider['fields'][number]) =>
+		html`<label for=${`connect-${f.key}`}>${f.label}
+			<input id=${`connect-${f.key}`} type=${f.secret ? 'password' : 'text'} required autocomplete="off" value=${values[f.key] ?? ''}
+				onInput=${(e: Event) => setValues({ ...values, [f.key]: (e.target as HTMLInputElement).value })} /></label>`
 	return html`<form class="card" onSubmit=${submit} aria-labelledby="connect-title">
 		<h2 id="connect-title">Connect a provider</h2>
 		<div class="row">
 			<label for="connect-provider">Provider
-				<select id="connect-provider" value=${provider} onChange=${(e: Event) => setProvider((e.target as HTMLSelectElement).value)}>
-					${PROVIDERS.map((p) => html`<option value=${p.id}>${p.name}</option>`)}
+				<select id="connect-provider" value=${chosen.provider} onChange=${(e: Event) => setProvider((e.target as HTMLSelectElement).value)}>
+					${providers.map((p) => html`<option value=${p.provider}>${p.displayName}</option>`)}
 				</select></label>
 			<label for="connect-tag">Container tag<input id="connect-tag" value=${tag} onInput=${(e: Event) => setTag((e.target as HTMLInputElement).value)} /></label>
 			<label for="connect-limit">Document limit (optional)<input id="connect-limit" type="number" min="1" max="10000" value=${limit}
 				onInput=${(e: Event) => setLimit((e.target as HTMLInputElement).value)} /></label>
 		</div>
+		${chosen.fields.map(field)}
 		${
-			chosen.credential
-				? html`<label for="connect-credential">${chosen.credential.label}
-					<input id="connect-credential" type=${chosen.credential.secret ? 'password' : 'url'} required autocomplete="off" value=${credential}
-						onInput=${(e: Event) => setCredential((e.target as HTMLInputElement).value)} /></label>`
-				: html`<p class="muted">You will be sent to ${chosen.name} to authorize, then back here.</p>`
+			chosen.authType === 'oauth2'
+				? html`<p class="muted">You will be sent to ${chosen.displayName} to authorize, then back here.</p>`
+				: null
 		}
 		<${ErrorBox} error=${error} />
 		<button type="submit">Connect</button>

@@ -2,18 +2,23 @@ import { useState } from 'preact/hooks'
 import { ErrorBox, Loading } from '../components/ui.ts'
 import { api, errorText } from '../lib/api.ts'
 import { html } from '../lib/html.ts'
+import { loadProviders } from '../lib/providers.ts'
 import { useLoad } from '../lib/use-load.ts'
 import type { PageProps } from './index.ts'
 
-const PROVIDERS = [
-	{ id: 'github', name: 'GitHub' },
-	{ id: 'googleDrive', name: 'Google Drive' },
-	{ id: 'notion', name: 'Notion' },
-	{ id: 'onedrive', name: 'OneDrive' },
-]
+/** The settings prefix and name of every registered connector that lets an organization bring its own application. */
+async function loadSettings() {
+	const [settings, providers] = await Promise.all([api.get<Record<string, unknown>>('/v3/settings'), loadProviders()])
+	// Connectors sharing a settings key (Google Drive and Gmail) share one application: one form names them all.
+	const names = new Map<string, string[]>()
+	for (const p of providers)
+		if (p.settingsKey) names.set(p.settingsKey, [...(names.get(p.settingsKey) ?? []), p.displayName])
+	const apps = [...names].map(([id, displayNames]) => ({ id, name: displayNames.join(', ') }))
+	return { settings, apps }
+}
 
 export function SettingsPage(_: PageProps) {
-	const { data, error, reload } = useLoad(() => api.get<Record<string, unknown>>('/v3/settings'), [])
+	const { data, error, reload } = useLoad(loadSettings, [])
 	return html`<section aria-labelledby="settings-title">
 		<h1 id="settings-title">Settings</h1>
 		<h2>Custom OAuth applications</h2>
@@ -22,7 +27,7 @@ export function SettingsPage(_: PageProps) {
 		<${ErrorBox} error=${error} />
 		${
 			data
-				? html`<div class="providers">${PROVIDERS.map((provider) => html`<${ProviderForm} key=${provider.id} provider=${provider} settings=${data} onSaved=${reload} />`)}</div>`
+				? html`<div class="providers">${data.apps.map((provider) => html`<${ProviderForm} key=${provider.id} provider=${provider} settings=${data.settings} onSaved=${reload} />`)}</div>`
 				: error
 					? null
 					: html`<${Loading} />`

@@ -1,9 +1,9 @@
 import { type IngestSettings, ingestSettingsFromEnv } from './ingest-settings.ts'
-import { type McpSettings, mcpSettingsFromEnv } from './mcp-settings.ts'
 import { type MemorySettings, memorySettingsFromEnv } from './memory-settings.ts'
+import { type SurfaceSettings, surfaceSettingsFromEnv } from './surface-settings.ts'
 
 /** Service settings that are not plugins. Each has an environment variable; memory.config.ts may override any. */
-export interface ServiceSettings extends IngestSettings, MemorySettings, McpSettings {
+export interface ServiceSettings extends IngestSettings, MemorySettings, SurfaceSettings {
 	port: number
 	hostname: string
 	/** Embedded store and caches live here. */
@@ -50,6 +50,6 @@ export function settingsFromEnv(env: Env): ServiceSettings {
 		logLevel: env.LOG_LEVEL || 'info',
 		...ingestSettingsFromEnv(env, integer),
 		...memorySettingsFromEnv(env, integer),
-		...mcpSettingsFromEnv(env),
+		...surfaceSettingsFromEnv(env),
 	}
 }

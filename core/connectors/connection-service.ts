@@ -9,15 +9,44 @@ import { activate, enqueueSync, expire, isRevoked, resubscribe, teardown } from 
 import { connectorFor } from './providers.ts'
 import { sealSecrets } from './secrets.ts'
 
-/** The provider ids of the published API; a connection id is never one of them. */
-const PUBLISHED_PROVIDERS = ['notion', 'google-drive', 'onedrive', 'gmail', 'github', 'web-crawler', 's3', 'granola']
-
 export interface CreateConnectionInput {
 	containerTag?: string
 	containerTags?: string[]
 	documentLimit?: number
 	metadata?: Record<string, string | number | boolean> | null
 	redirectUrl?: string
+}
+
+export interface ProviderView {
+	provider: string
+	displayName: string
+	authType: 'oauth2' | 'credentials' | 'none'
+	/** What a user fills in at creation, sent in the create body's `metadata`: credentials and connection options. */
+	fields: { key: string; label: string; secret: boolean }[]
+	/** The organization settings prefix of a custom OAuth application; null when organizations cannot bring one. */
+	settingsKey: string | null
+	/** Hours between scheduled syncs; null: on demand and webhooks only. */
+	scheduleEveryHours: number | null
+	webhooks: boolean
+	/** Whether the user picks resources (repositories, folders) before syncing. */
+	resources: boolean
+	/** OAuth: whether the server has its own application (the environment variables are set). */
+	serverAppConfigured: boolean
+}
+
+function providerView(connector: AnyConnector, env: Record<string, string | undefined>): ProviderView {
+	const { auth } = connector
+	return {
+		provider: connector.provider,
+		displayName: connector.displayName,
+		authType: auth.type,
+		fields: [...(auth.type === 'credentials' ? auth.fields : []), ...(connector.metadataFields ?? [])],
+		settingsKey: auth.type === 'oauth2' ? (auth.settingsKey ?? null) : null,
+		scheduleEveryHours: connector.schedule.everyHours,
+		webhooks: connector.webhook !== undefined,
+		resources: connector.resources !== undefined,
+		serverAppConfigured: auth.type !== 'oauth2' || Boolean(env[auth.env.clientId] && env[auth.env.clientSecret]),
+	}
 }
 
 export interface ConnectionView extends ConnectionRecord {
@@ -72,9 +101,10 @@ export function createConnectionService(deps: ConnectorDeps) {
 	}
 
 	return {
-		/** Whether a path segment names a provider (the published enum, or a connector's id) rather than a connection. */
-		isProvider: (segment: string) => deps.connectors.has(segment) || PUBLISHED_PROVIDERS.includes(segment),
-		providers: () => [...deps.connectors.values()].map((c) => ({ provider: c.provider, displayName: c.displayName })),
+		/** Whether a path segment names a registered connector rather than a connection. */
+		isProvider: (segment: string) => deps.connectors.has(segment),
+		/** The registered connectors: the one list of providers the API, the console and settings show. */
+		providers: () => [...deps.connectors.values()].map((connector) => providerView(connector, deps.env)),
 
 		async create(scope: Scope, provider: string, input: CreateConnectionInput, baseUrl: string) {
 			const connector = connectorFor(deps, provider)

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import { PermanentStageError, StageError } from '../pipeline/stage-error.ts'
+import { PermanentStageError, StageError } from '../errors.ts'
 
 /** A call of `name` exported by `module`, run in a worker thread. */
 export interface TaskRequest {

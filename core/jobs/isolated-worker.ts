@@ -2,7 +2,7 @@
  * The entry of an isolated-task worker thread: runs an exported function of a module and posts back its result.
  * A StageError keeps its user-facing message and its permanence across the thread boundary.
  */
-import { StageError } from '../pipeline/stage-error.ts'
+import { StageError } from '../errors.ts'
 import type { TaskReply, TaskRequest } from './isolated-task.ts'
 
 declare const self: Worker

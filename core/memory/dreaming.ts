@@ -1,6 +1,6 @@
+import { StageError } from '../errors.ts'
 import type { DreamJob, JobAttempt, JobQueue } from '../jobs/queue.ts'
 import { failureReason, rawMessage } from '../pipeline/failure-reason.ts'
-import { StageError } from '../pipeline/stage-error.ts'
 import {
 	type FormationDeps,
 	formDocumentBatch,

@@ -30,13 +30,8 @@ export function createMemoryEngine(deps: {
 	budget?: DocumentBudget
 }) {
 	const { storage, embedder, logger, queue } = deps
+	// The registry allows at most one.
 	const extractor = deps.extractors[0] ?? null
-	if (deps.extractors.length > 1) {
-		logger.warn('several extractor plugins are configured; the first one forms memories', {
-			used: extractor?.name,
-			ignored: deps.extractors.slice(1).map((plugin) => plugin.name),
-		})
-	}
 	const dreaming: DreamingDeps = {
 		storage,
 		embedder,

@@ -1,5 +1,5 @@
+import { PermanentStageError } from '../errors.ts'
 import type { IsolationLimits } from '../jobs/isolated-task.ts'
-import { PermanentStageError } from './stage-error.ts'
 
 /** How long and how much memory one document's processing may take. */
 export interface DocumentBudget {

@@ -1,4 +1,5 @@
 import type { DocumentRecord, DocumentType } from '../domain/types.ts'
+import { PermanentStageError, StageError } from '../errors.ts'
 import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { FileStore } from '../plugins/files.ts'
 import { detectFile } from './extract/detect.ts'
@@ -8,7 +9,6 @@ import { type FileKind, KINDS } from './extract/kinds.ts'
 import { plainText } from './extract/plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './extract/structured.ts'
 import { deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
-import { PermanentStageError, StageError } from './stage-error.ts'
 
 export { deriveTitle } from './extract/text.ts'
 

@@ -1,5 +1,5 @@
 import type { RecordedStage } from '../domain/types.ts'
-import { StageError } from './stage-error.ts'
+import { StageError } from '../errors.ts'
 
 /** What each stage was doing, for a failure that has no reason in the user's terms. */
 const STAGE_WORK: Record<RecordedStage, string> = {

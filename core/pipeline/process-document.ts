@@ -1,5 +1,6 @@
 import type { DocumentRecord, DocumentStatus, PipelineStage, RecordedStage, StageRecord } from '../domain/types.ts'
 import { PIPELINE_STAGES } from '../domain/types.ts'
+import { PermanentStageError, StageError } from '../errors.ts'
 import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import { yieldToEventLoop } from '../jobs/yield.ts'
@@ -10,7 +11,6 @@ import { type DocumentBudget, startBudget } from './budget.ts'
 import { chunkText, type PackedChunks, type TextChunk, unpackChunks } from './chunker.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
 import { failureReason, rawMessage } from './failure-reason.ts'
-import { PermanentStageError, StageError } from './stage-error.ts'
 
 export interface PipelineDeps {
 	storage: Storage

@@ -37,6 +37,9 @@ export function validateConnector(connector: ConnectorPlugin, label: string, see
 		if (!isUrl(auth.tokenUrl)) fail('auth.tokenUrl must be a URL')
 		if (auth.revokeUrl !== undefined && !isUrl(auth.revokeUrl)) fail('auth.revokeUrl must be a URL')
 		if (!Array.isArray(auth.scopes)) fail('auth.scopes must be a list')
+		if (auth.settingsKey !== undefined && !/^[a-z][a-zA-Z0-9]{1,40}$/.test(auth.settingsKey)) {
+			fail('auth.settingsKey must be a plain identifier (letters and digits, starting lower case), e.g. googleDrive')
+		}
 		if (!auth.env?.clientId || !auth.env?.clientSecret) {
 			fail('auth.env must name the variables of the server-wide client id and secret')
 		}

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts'
-import type { PluginBase } from './contract.ts'
+import { PLUGIN_API_VERSION, type PluginBase } from './contract.ts'
 
 /**
  * The connector contract: a declaration (provider id, auth, schedule, optional webhooks and resources) plus one
@@ -234,6 +234,8 @@ export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Setti
 	 * message the API answers with a 400.
 	 */
 	validateMetadata?(metadata: Record<string, unknown>): void | Promise<void>
+	/** What a user fills in at creation, sent as the create body's `metadata` (a crawler's start URL); the console asks. */
+	metadataFields?: { key: string; label: string; secret: boolean }[]
 	resources?: ResourcesSpec<Settings>
 	webhook?: WebhookSpec<Settings>
 	/**
@@ -250,11 +252,18 @@ export class ConnectorAuthError extends Error {}
 // biome-ignore lint/suspicious/noExplicitAny: the runtime passes each connector only what it declared itself
 export type AnyConnector = ConnectorPlugin<any, any>
 
-/** Typed helper for connector authors: `export const feed = (o) => defineConnector({ ... })`. */
+/** A connector as its author writes it: `apiVersion` and `kind` are filled in, `name` defaults to `provider`. */
+export type ConnectorDeclaration<Cursor extends CursorValue, Settings> = Omit<
+	ConnectorPlugin<Cursor, Settings>,
+	'apiVersion' | 'kind' | 'name'
+> &
+	Partial<Pick<ConnectorPlugin<Cursor, Settings>, 'apiVersion' | 'kind' | 'name'>>
+
+/** Typed helper for connector authors: `export const feed = (o) => defineConnector({ provider: 'feed', ... })`. */
 export function defineConnector<Cursor extends CursorValue, Settings>(
-	connector: ConnectorPlugin<Cursor, Settings>,
+	connector: ConnectorDeclaration<Cursor, Settings>,
 ): ConnectorPlugin<Cursor, Settings> {
-	return connector
+	return { apiVersion: PLUGIN_API_VERSION, kind: 'connector', name: connector.provider, ...connector }
 }
 
 /** Provider ids are URL path segments. */

@@ -60,8 +60,10 @@ export function validatePlugins(plugins: unknown[]): Plugin[] {
 		const count = valid.filter((p) => p.kind === kind).length
 		if (count !== 1) throw new StartupError(`exactly one ${kind} plugin is required, found ${count}`)
 	}
-	if (valid.filter((p) => p.kind === 'reranker').length > 1)
-		throw new StartupError('at most one reranker plugin is allowed')
+	for (const kind of ['extractor', 'reranker'] as const) {
+		const names = valid.filter((p) => p.kind === kind).map((p) => p.name)
+		if (names.length > 1) throw new StartupError(`at most one ${kind} plugin is allowed, found ${names.join(', ')}`)
+	}
 	if (valid.filter((p) => p.kind === 'files').length > 1) throw new StartupError('at most one files plugin is allowed')
 	return valid
 }

@@ -1,9 +1,8 @@
 /**
- * The OAuth providers whose applications an organization can replace with its own (the published API's
- * `<provider>ClientId`, `<provider>ClientSecret` and `<provider>CustomKeyEnabled` settings).
+ * An organization can replace the server's OAuth application of every registered connector that declares
+ * `auth.settingsKey` with its own: `<settingsKey>ClientId`, `<settingsKey>ClientSecret`, `<settingsKey>CustomKeyEnabled`
+ * (the published API names four: googleDrive, notion, onedrive, github).
  */
-export const CUSTOM_KEY_PROVIDERS = ['googleDrive', 'notion', 'onedrive', 'github'] as const
-export type CustomKeyProvider = (typeof CUSTOM_KEY_PROVIDERS)[number]
 
 export const PLAIN_FIELDS = [
 	'excludeItems',
@@ -15,15 +14,17 @@ export const PLAIN_FIELDS = [
 	'workspacePrompt',
 ] as const
 
-export const clientIdField = (provider: CustomKeyProvider) => `${provider}ClientId` as const
-export const clientSecretField = (provider: CustomKeyProvider) => `${provider}ClientSecret` as const
-export const customKeyEnabledField = (provider: CustomKeyProvider) => `${provider}CustomKeyEnabled` as const
+export const clientIdField = (settingsKey: string) => `${settingsKey}ClientId`
+export const clientSecretField = (settingsKey: string) => `${settingsKey}ClientSecret`
+export const customKeyEnabledField = (settingsKey: string) => `${settingsKey}CustomKeyEnabled`
 
-/** Every settings key a client may read or write. */
-export const SETTINGS_FIELDS: string[] = [
-	...PLAIN_FIELDS,
-	...CUSTOM_KEY_PROVIDERS.flatMap((p) => [clientIdField(p), clientSecretField(p), customKeyEnabledField(p)]),
-]
+/** Every settings key a client may read or write, given the registered connectors' settings keys. */
+export function settingsFields(settingsKeys: readonly string[]): string[] {
+	return [
+		...PLAIN_FIELDS,
+		...settingsKeys.flatMap((key) => [clientIdField(key), clientSecretField(key), customKeyEnabledField(key)]),
+	]
+}
 
 /** Secrets are shown only as their last four characters. */
 export function maskSecret(secret: string): string {

@@ -2,13 +2,12 @@ import type { Scope } from '../domain/types.ts'
 import { badRequest } from '../errors.ts'
 import type { Storage } from '../plugins/storage.ts'
 import {
-	CUSTOM_KEY_PROVIDERS,
 	clientIdField,
 	clientSecretField,
 	customKeyEnabledField,
 	maskSecret,
 	orgSlug,
-	SETTINGS_FIELDS,
+	settingsFields,
 } from './fields.ts'
 import { isSealed, type SecretBox } from './secret-box.ts'
 
@@ -21,12 +20,18 @@ export type SettingsPatch = Record<string, unknown>
  * Organization settings. Client secrets are sealed before they reach storage and masked on the way out; enabling a
  * provider's custom credentials records when, so only connections created after that use them.
  */
-export function createSettingsService(deps: { storage: Storage; secrets: SecretBox }) {
-	const { storage, secrets } = deps
+export function createSettingsService(deps: {
+	storage: Storage
+	secrets: SecretBox
+	/** The `auth.settingsKey` of every registered OAuth connector that lets organizations bring their own app. */
+	settingsKeys: readonly string[]
+}) {
+	const { storage, secrets, settingsKeys } = deps
+	const fields = settingsFields(settingsKeys)
 
 	function present(stored: Record<string, unknown>): Record<string, unknown> {
 		const view: Record<string, unknown> = {}
-		for (const field of SETTINGS_FIELDS) {
+		for (const field of fields) {
 			const value = stored[field] ?? (field === 'profileBuckets' ? [] : null)
 			view[field] = isSealed(value) ? maskSecret(secrets.open(value)) : value
 		}
@@ -34,6 +39,8 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 	}
 
 	return {
+		settingsKeys,
+
 		async get(scope: Scope) {
 			return present(await storage.settings.get(scope.orgId))
 		},
@@ -60,11 +67,11 @@ export function createSettingsService(deps: { storage: Storage; secrets: SecretB
 			const stored = await storage.settings.get(scope.orgId)
 			const next: Record<string, unknown> = { ...stored }
 			for (const [field, value] of Object.entries(patch)) {
-				const isSecret = CUSTOM_KEY_PROVIDERS.some((p) => clientSecretField(p) === field)
+				const isSecret = settingsKeys.some((key) => clientSecretField(key) === field)
 				next[field] = isSecret && typeof value === 'string' ? secrets.seal(value) : value
 			}
 			const enabledAt = { ...((stored[ENABLED_AT] as Record<string, string> | undefined) ?? {}) }
-			for (const provider of CUSTOM_KEY_PROVIDERS) {
+			for (const provider of settingsKeys) {
 				if (next[customKeyEnabledField(provider)] !== true) continue
 				if (!next[clientIdField(provider)] || !next[clientSecretField(provider)]) {
 					throw badRequest(

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
-import { defineConnector, PLUGIN_API_VERSION, type SyncEvent } from '../../core/index.ts'
+import { defineConnector, type SyncEvent } from '../../core/index.ts'
 
 /**
  * An example third-party connector: the files of a folder on the server. It shows the whole contract in one file: no
@@ -36,9 +36,6 @@ async function readItem(path: string, name: string) {
 
 export function folderConnector(options: FolderOptions) {
 	return defineConnector<Cursor, Record<string, never>>({
-		apiVersion: PLUGIN_API_VERSION,
-		kind: 'connector',
-		name: 'example-folder',
 		provider: options.provider ?? 'folder',
 		displayName: 'Folder',
 		auth: { type: 'none' },

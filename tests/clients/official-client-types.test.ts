@@ -4,6 +4,7 @@ import { toFile } from 'supermemory'
 import { type ClientHarness, startClientHarness } from '../../testkit/client.ts'
 import { type ClientTypes, clientTypeErrors } from '../../testkit/client-types.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
+import { publishedOAuthConnectors } from '../../testkit/published-connectors.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
 
 /**
@@ -14,7 +15,7 @@ describeEachDriver('official supermemory client (v4): response types', (driver) 
 	let harness: ClientHarness
 	let client: Supermemory
 	beforeAll(async () => {
-		harness = await startClientHarness(driver)
+		harness = await startClientHarness(driver, { plugins: await publishedOAuthConnectors() })
 		client = harness.client
 	}, 60_000)
 	afterAll(() => harness.stop())

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
 import { createApiKey } from '../../core/auth/api-keys.ts'
 import { createLogger } from '../../core/logger.ts'
-import { type Service, startService } from '../../core/runtime.ts'
 import { withDefaultFiles } from '../../server/defaults.ts'
 import { loadConfig } from '../../server/load-config.ts'
+import { type Service, startService } from '../../server/service.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
 import { SHARED_EMBEDDER_CACHE } from '../../testkit/service.ts'
 import { waitFor } from '../../testkit/wait.ts'
@@ -66,7 +66,7 @@ export default defineConfig({
 			MEMORY_CONFIG: join(dir, 'memory.config.ts'),
 			MEMORY_DATA_DIR: join(dir, 'data'),
 		})
-		expect(config.plugins.map((plugin) => plugin.name)).toContain('example-folder')
+		expect(config.plugins.map((plugin) => plugin.name)).toContain('folder')
 		service = await startService({
 			settings: config.settings,
 			plugins: await withDefaultFiles(config.plugins, config.settings),

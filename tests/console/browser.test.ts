@@ -290,7 +290,7 @@ describe('developer console in Chromium', () => {
 				await open('connections')
 				await page.selectOption('#connect-provider', 'web-crawler')
 				await page.fill('#connect-tag', 'crawl_tag')
-				await page.fill('#connect-credential', `${site.origin}/guide/`)
+				await page.fill('#connect-startUrl', `${site.origin}/guide/`)
 				await page.click('form[aria-labelledby=connect-title] button[type=submit]')
 				const row = await page.waitForSelector('tr:has-text("web-crawler")')
 				expect(await row.textContent()).toContain('crawl_tag')

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { describeEachDriver } from '../../testkit/drivers.ts'
+import { publishedOAuthConnectors } from '../../testkit/published-connectors.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
 describeEachDriver('container tags', (driver) => {
 	let t: TestService
 	let otherKey: string
 	beforeAll(async () => {
-		t = await startTestService(driver)
+		t = await startTestService(driver, { plugins: await publishedOAuthConnectors() })
 		otherKey = await t.createKey('Other Org')
 		for (const [tag, customId, content] of [
 			['team-a', 'shared', 'Team A notes about the launch plan'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import type { Principal } from '../../core/auth/verifier.ts'
 import { HttpError } from '../../core/errors.ts'
-import { callerOf, mayUse, resolveTag } from '../../core/mcp/caller.ts'
+import { callerOf, mayUse, resolveTag } from '../../mcp/caller.ts'
 
 const principal: Principal = { orgId: 'org_1', orgName: 'acme', keyId: 'key_1', containerTags: null }
 const restricted: Principal = { ...principal, containerTags: ['team_a', 'team_b'] }

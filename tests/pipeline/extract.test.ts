@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test'
+import { PermanentStageError } from '../../core/errors.ts'
 import { csvToText } from '../../core/pipeline/extract/csv.ts'
 import { detectFile } from '../../core/pipeline/extract/detect.ts'
 import { htmlToText } from '../../core/pipeline/extract/html.ts'
@@ -10,7 +11,6 @@ import {
 	structuredToText,
 } from '../../core/pipeline/extract/structured.ts'
 import { type ExtractionDeps, extractBytes } from '../../core/pipeline/extract.ts'
-import { PermanentStageError } from '../../core/pipeline/stage-error.ts'
 import { parseTranscript } from '../../core/pipeline/transcript.ts'
 import {
 	binaryGarbage,

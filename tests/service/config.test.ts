@@ -145,6 +145,42 @@ describe('configuration', () => {
 		])
 	})
 
+	it('hands a plugins function the defaults, so one line adds a connector and keeps memory formation', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		writeFileSync(
+			join(dir, 'memory.config.ts'),
+			[
+				`import { defineConfig } from '${root}/core/index.ts'`,
+				`import { folderConnector } from '${root}/examples/folder-connector/index.ts'`,
+				`export default defineConfig({ plugins: (settings, defaults) => [...defaults, folderConnector({ root: '${dir}' })] })`,
+			].join('\n'),
+		)
+		const config = await loadConfig({ MEMORY_CONFIG: join(dir, 'memory.config.ts') })
+		const names = config.plugins.map((p) => `${p.kind}:${p.name}`)
+		expect(names.slice(0, 3)).toEqual([
+			'storage:storage-postgres',
+			'embedder:embedder-local',
+			'extractor:extractor-rules',
+		])
+		expect(names.at(-1)).toBe('connector:folder')
+		expect(names).toContain('connector:github')
+	})
+
+	it('replaces the defaults whole when plugins is a list', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		writeFileSync(
+			join(dir, 'memory.config.ts'),
+			[
+				`import { defineConfig, embeddedDatabaseDir } from '${root}/core/index.ts'`,
+				`import { storagePostgres } from '${root}/plugins/storage-postgres/index.ts'`,
+				`import { embedderLocal } from '${root}/plugins/embedder-local/index.ts'`,
+				`export default defineConfig({ plugins: [storagePostgres({ dataDir: embeddedDatabaseDir('${dir}') }), embedderLocal()] })`,
+			].join('\n'),
+		)
+		const config = await loadConfig({ MEMORY_CONFIG: join(dir, 'memory.config.ts') })
+		expect(config.plugins.map((p) => p.name)).toEqual(['storage-postgres', 'embedder-local'])
+	})
+
 	it('refuses malformed settings with a clear message', async () => {
 		await expect(loadConfig({ PORT: 'eighty' })).rejects.toThrow('PORT must be an integer')
 		await expect(loadConfig({ MEMORY_EMBEDDER: 'magic' })).rejects.toThrow(

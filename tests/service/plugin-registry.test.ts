@@ -91,6 +91,14 @@ describe('plugin registry', () => {
 		)
 	})
 
+	it('refuses a second extractor instead of silently using the first', () => {
+		const log: string[] = []
+		const pair = [fake('storage', 's', log), fake('embedder', 'e', log)]
+		expect(() => validatePlugins([...pair, fake('extractor', 'one', log), fake('extractor', 'two', log)])).toThrow(
+			'at most one extractor plugin is allowed, found one, two',
+		)
+	})
+
 	it('refuses an unknown kind and a list without storage or embedder', () => {
 		const log: string[] = []
 		expect(() => validatePlugins([{ ...fake('storage', 's', log), kind: 'cache' }])).toThrow('unknown kind "cache"')
@@ -178,6 +186,35 @@ describe('plugin boundary', () => {
 			}
 		}
 		expect(offenders).toEqual([])
+	})
+
+	it('keeps the surfaces apart: MCP and the console server never import each other, plugins or the root', async () => {
+		const offenders: string[] = []
+		for (const [glob, own] of [
+			['mcp/**/*.ts', 'mcp/'],
+			['console/serve/**/*.ts', 'console/serve/'],
+		] as const) {
+			for (const { file, target } of await relativeImports(glob)) {
+				if (!target.startsWith(own) && !target.startsWith('core/')) offenders.push(`${file} -> ${target}`)
+			}
+		}
+		expect(offenders).toEqual([])
+	})
+
+	it('has no import cycle between the folders of core', async () => {
+		const edges = new Map<string, Set<string>>()
+		const folderOf = (path: string) => path.split('/').slice(0, 2).join('/')
+		for (const { file, target } of await relativeImports('core/**/*.ts')) {
+			const from = folderOf(file)
+			const to = folderOf(target)
+			if (from === to || !from.slice(5).length || to.endsWith('.ts') || from.endsWith('.ts')) continue
+			edges.set(from, (edges.get(from) ?? new Set()).add(to))
+		}
+		const cycles: string[] = []
+		for (const [from, targets] of edges) {
+			for (const to of targets) if (edges.get(to)?.has(from) && from < to) cycles.push(`${from} <-> ${to}`)
+		}
+		expect(cycles).toEqual([])
 	})
 
 	it('keeps core free of imports of plugins, connectors and the composition root', async () => {

@@ -14,6 +14,7 @@ import {
 	CreateConnectionResponse,
 	DeletedConnection,
 	ImportedDocument,
+	Provider,
 	RequiredTagsBody,
 	ResourcesQuery,
 	ResourcesResponse,
@@ -134,6 +135,13 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 					},
 				},
 			)
+			.get('/providers', () => connections.providers(), {
+				response: { 200: t.Array(Provider), ...errorResponses },
+				detail: {
+					...detail,
+					summary: 'The registered connectors (an extension): what the console and settings offer',
+				},
+			})
 			.get(
 				'/:connectionId',
 				async ({ scope, params }) => connectionOut(await connections.get(scope, params.connectionId)),

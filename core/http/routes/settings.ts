@@ -6,9 +6,9 @@ import { errorResponses } from '../schemas/common.ts'
 import {
 	ResetBody,
 	ResetResponse,
-	SettingsPatchBody,
 	SettingsPatchResponse,
 	SettingsView,
+	settingsPatchBody,
 } from '../schemas/settings.ts'
 
 const detail = { tags: ['settings'] }
@@ -37,7 +37,7 @@ export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 				return { ...(await settings.identity(scope)), updated }
 			},
 			{
-				body: SettingsPatchBody,
+				body: settingsPatchBody(settings.settingsKeys),
 				response: { 200: SettingsPatchResponse, ...errorResponses },
 				detail: {
 					...detail,

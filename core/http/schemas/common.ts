@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { CONTAINER_TAG_PATTERN } from '../../domain/container-tag.ts'
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, DREAMING_MODES, TASK_TYPES } from '../../domain/types.ts'
-
-export const CONTAINER_TAG_PATTERN = '^[a-zA-Z0-9_:-]+$'
 
 export const ContainerTag = t.String({
 	minLength: 1,
@@ -89,3 +88,5 @@ export const BoundedInteger = (
 
 /** How many results a search returns. */
 export const SearchLimit = BoundedInteger(1, 100, 10)
+
+export { CONTAINER_TAG_PATTERN }

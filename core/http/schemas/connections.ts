@@ -60,6 +60,24 @@ export const Connection = t.Object({
 
 export const DeletedConnection = t.Object({ id: t.String(), provider: t.String() })
 
+export const Provider = t.Object({
+	provider: t.String({ description: 'The id used in the connection paths, e.g. `github`' }),
+	displayName: t.String(),
+	authType: t.UnionEnum(['oauth2', 'credentials', 'none']),
+	fields: t.Array(t.Object({ key: t.String(), label: t.String(), secret: t.Boolean() }), {
+		description: 'What a credentials connector asks for, sent in the create body `metadata`',
+	}),
+	settingsKey: t.Nullable(
+		t.String({
+			description: 'Prefix of the organization settings `<key>ClientId`, `<key>ClientSecret`, `<key>CustomKeyEnabled`',
+		}),
+	),
+	scheduleEveryHours: t.Nullable(t.Number()),
+	webhooks: t.Boolean(),
+	resources: t.Boolean({ description: 'Whether resources are picked (GET /v3/connections/{id}/resources)' }),
+	serverAppConfigured: t.Boolean({ description: 'OAuth: the server has its own application' }),
+})
+
 export const ImportedDocument = t.Object({
 	id: t.String(),
 	createdAt: DateTime,

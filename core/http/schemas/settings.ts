@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { CUSTOM_KEY_PROVIDERS, clientIdField, clientSecretField, customKeyEnabledField } from '../../settings/fields.ts'
+import { clientIdField, clientSecretField, customKeyEnabledField } from '../../settings/fields.ts'
 import { BoundedInteger } from './common.ts'
 import { REQUEST_EXAMPLES } from './examples.ts'
 
@@ -29,33 +29,36 @@ const Credential = (max: number) =>
 		}),
 	)
 
-const credentialFields = Object.fromEntries(
-	CUSTOM_KEY_PROVIDERS.flatMap((provider) => [
-		[clientIdField(provider), t.Optional(Credential(512))],
-		[clientSecretField(provider), t.Optional(Credential(1024))],
-		[customKeyEnabledField(provider), t.Optional(t.Nullable(t.Boolean()))],
-	]),
-)
+const credentialFields = (settingsKeys: readonly string[]) =>
+	Object.fromEntries(
+		settingsKeys.flatMap((key) => [
+			[clientIdField(key), t.Optional(Credential(512))],
+			[clientSecretField(key), t.Optional(Credential(1024))],
+			[customKeyEnabledField(key), t.Optional(t.Nullable(t.Boolean()))],
+		]),
+	)
 
-export const SettingsPatchBody = t.Object(
-	{
-		excludeItems: t.Optional(t.Unknown()),
-		includeItems: t.Optional(t.Unknown()),
-		filterPrompt: t.Optional(t.Nullable(t.String({ maxLength: 4000 }))),
-		shouldLLMFilter: t.Optional(t.Nullable(t.Boolean())),
-		chunkSize: t.Optional(
-			t.Nullable(BoundedInteger(100, 10_000, 800), { error: 'must be an integer from 100 to 10000, or null' }),
-		),
-		profileBuckets: t.Optional(ProfileBuckets),
-		workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
-		...credentialFields,
-	},
-	{
-		additionalProperties: false,
-		description: 'Either `workspacePrompt` alone, or any other settings. Client secrets are stored encrypted.',
-		examples: [REQUEST_EXAMPLES.settings],
-	},
-)
+/** The PATCH body: the plain settings and the application fields of the registered connectors' settings keys. */
+export const settingsPatchBody = (settingsKeys: readonly string[]) =>
+	t.Object(
+		{
+			excludeItems: t.Optional(t.Unknown()),
+			includeItems: t.Optional(t.Unknown()),
+			filterPrompt: t.Optional(t.Nullable(t.String({ maxLength: 4000 }))),
+			shouldLLMFilter: t.Optional(t.Nullable(t.Boolean())),
+			chunkSize: t.Optional(
+				t.Nullable(BoundedInteger(100, 10_000, 800), { error: 'must be an integer from 100 to 10000, or null' }),
+			),
+			profileBuckets: t.Optional(ProfileBuckets),
+			workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
+			...credentialFields(settingsKeys),
+		},
+		{
+			additionalProperties: false,
+			description: 'Either `workspacePrompt` alone, or any other settings. Client secrets are stored encrypted.',
+			examples: [REQUEST_EXAMPLES.settings],
+		},
+	)
 
 export const SettingsView = t.Record(t.String(), t.Unknown(), {
 	description: 'Every setting (null when unset); client secrets masked to their last four characters',

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 import { rowsToText } from './table-text.ts'
 
 /** A CSV file as `header: value` records, one line per row (the delimiter is guessed among , ; tab |). */

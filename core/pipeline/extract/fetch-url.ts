@@ -3,7 +3,7 @@ import https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import type { Readable } from 'node:stream'
 import zlib from 'node:zlib'
-import { StageError } from '../stage-error.ts'
+import { StageError } from '../../errors.ts'
 import { type AllowList, bareHost, isIpLiteral, type Resolver, refusal, systemResolver } from './url-guard.ts'
 
 export interface FetchPolicy {

@@ -1,5 +1,5 @@
 import type { DocumentType } from '../../domain/types.ts'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 import { csvToText } from './csv.ts'
 import { htmlToText } from './html.ts'
 import { type FileKind, KINDS } from './kinds.ts'

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import { imageSize } from 'image-size'
 import type { Worker } from 'tesseract.js'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 import { normaliseText } from './text.ts'
 
 /** Larger images are refused before decoding: a few KB of PNG can ask for gigabytes of pixels. */

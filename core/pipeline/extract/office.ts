@@ -1,5 +1,5 @@
 import type { OfficeContentNode, OfficeError, OfficeParserAST } from 'officeparser'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 import { rowsToText } from './table-text.ts'
 import { normaliseText, shortTitle } from './text.ts'
 

@@ -1,5 +1,5 @@
 import { constants, inflateSync } from 'node:zlib'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 
 const STREAM = Buffer.from('stream')
 const END = Buffer.from('endstream')

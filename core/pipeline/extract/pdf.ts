@@ -1,5 +1,5 @@
 import { extractText, getDocumentProxy, getMeta } from 'unpdf'
-import { PermanentStageError } from '../stage-error.ts'
+import { PermanentStageError } from '../../errors.ts'
 import { normaliseText, shortTitle } from './text.ts'
 
 export interface PdfText {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { notFound } from '../../errors.ts'
+import { notFound } from '../../core/errors.ts'
 import { mayUse } from '../caller.ts'
 import type { McpContext } from '../context.ts'
 import { documentSummary, summaryOf } from './documents-output.ts'

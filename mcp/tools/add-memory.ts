@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { badRequest, HttpError } from '../../errors.ts'
+import { badRequest, HttpError } from '../../core/errors.ts'
 import { resolveTag } from '../caller.ts'
 import type { McpContext } from '../context.ts'
 import { containerTagInput, failure, guarded, success, WRITES_MEMORY } from './kit.ts'

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
-import type { Logger } from '../logger.ts'
+import type { Logger } from '../../core/logger.ts'
 
-const ENTRY = join(import.meta.dir, '../../console/index.html')
+const ENTRY = join(import.meta.dir, '../index.html')
 export const CONSOLE_PATH = '/console/'
 
 export interface ConsoleAsset {

@@ -6,8 +6,8 @@ import {
 	validateOriginHeader,
 } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
-import type { Principal } from '../auth/verifier.ts'
-import { HttpError } from '../errors.ts'
+import type { Principal } from '../core/auth/verifier.ts'
+import { HttpError } from '../core/errors.ts'
 import { callerOf, type McpCaller } from './caller.ts'
 import type { McpDeps } from './deps.ts'
 import { createMemoryMcpServer } from './server.ts'

@@ -1,4 +1,4 @@
-import { HttpError } from '../../errors.ts'
+import { HttpError } from '../../core/errors.ts'
 
 /** Resources and prompts have no tool-error form: an API error becomes a protocol error carrying its message. */
 export async function readable<T>(read: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type DocumentRecord } from '../../domain/types.ts'
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES, type DocumentRecord } from '../../core/domain/types.ts'
 import { iso } from './kit.ts'
 
 export const documentSummary = z.object({

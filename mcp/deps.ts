@@ -1,11 +1,11 @@
-import type { ProfileService } from '../containers/profile.ts'
-import type { ContainerService } from '../containers/service.ts'
-import type { DocumentService } from '../documents/service.ts'
-import type { Logger } from '../logger.ts'
-import type { MemoryService } from '../memory/service.ts'
-import type { MemorySearch } from '../search/memory-search.ts'
-import type { Services } from '../services.ts'
-import type { UsageMeter } from '../usage/meter.ts'
+import type { ProfileService } from '../core/containers/profile.ts'
+import type { ContainerService } from '../core/containers/service.ts'
+import type { DocumentService } from '../core/documents/service.ts'
+import type { Logger } from '../core/logger.ts'
+import type { MemoryService } from '../core/memory/service.ts'
+import type { MemorySearch } from '../core/search/memory-search.ts'
+import type { Services } from '../core/services.ts'
+import type { UsageMeter } from '../core/usage/meter.ts'
 
 /** Exactly the services the MCP tools, resources and prompt call; the same objects the REST routes use. */
 export interface McpDeps {

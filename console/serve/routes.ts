@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
-import type { ConsoleAsset, ConsoleBundle } from '../../console/bundle.ts'
-import { HttpError } from '../../errors.ts'
+import { HttpError } from '../../core/errors.ts'
+import type { ConsoleAsset, ConsoleBundle } from './bundle.ts'
 
 /** Only this origin: the console loads nothing from anywhere else and talks only to this service. */
 const CONTENT_SECURITY_POLICY = [

@@ -1,9 +1,9 @@
-import { assertTagAllowed, canSeeTag } from '../auth/restriction.ts'
-import type { Principal } from '../auth/verifier.ts'
-import { DEFAULT_CONTAINER_TAG } from '../documents/service.ts'
-import type { Scope } from '../domain/types.ts'
-import { HttpError } from '../errors.ts'
-import { CONTAINER_TAG_PATTERN } from '../http/schemas/common.ts'
+import { assertTagAllowed, canSeeTag } from '../core/auth/restriction.ts'
+import type { Principal } from '../core/auth/verifier.ts'
+import { DEFAULT_CONTAINER_TAG } from '../core/documents/service.ts'
+import { CONTAINER_TAG_PATTERN } from '../core/domain/container-tag.ts'
+import type { Scope } from '../core/domain/types.ts'
+import { HttpError } from '../core/errors.ts'
 
 const TAG_PATTERN = new RegExp(CONTAINER_TAG_PATTERN)
 

@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import { HttpError } from '../../errors.ts'
+import { HttpError } from '../../core/errors.ts'
 import type { McpDeps } from '../deps.ts'
 
 export const containerTagInput = z

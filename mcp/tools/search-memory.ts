@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SearchHit } from '../../search/memory-search.ts'
+import type { SearchHit } from '../../core/search/memory-search.ts'
 import { resolveTag } from '../caller.ts'
 import type { McpContext } from '../context.ts'
 import { containerTagInput, guarded, percent, READ_ONLY, success } from './kit.ts'

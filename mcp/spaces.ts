@@ -1,4 +1,4 @@
-import type { ContainerTagSummary } from '../plugins/container-storage.ts'
+import type { ContainerTagSummary } from '../core/plugins/container-storage.ts'
 import { type McpCaller, mayUse } from './caller.ts'
 import type { McpDeps } from './deps.ts'
 

@@ -1,0 +1,13 @@
+import { api } from './api.ts'
+
+/** A registered connector, as GET /v3/connections/providers lists it: the console offers exactly these. */
+export interface Provider {
+	provider: string
+	displayName: string
+	authType: 'oauth2' | 'credentials' | 'none'
+	fields: { key: string; label: string; secret: boolean }[]
+	settingsKey: string | null
+	serverAppConfigured: boolean
+}
+
+export const loadProviders = () => api.get<Provider[]>('/v3/connections/providers')
