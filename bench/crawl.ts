@@ -70,6 +70,7 @@ function context(startUrl: string): SyncContext & { versions: Map<string, string
 		connectionId: 'bench',
 		settings: {},
 		accessToken: async () => '',
+		withToken: (call) => call(''),
 		credentials: {},
 		metadata: { startUrl },
 		documentLimit: 10_000,

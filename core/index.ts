@@ -6,6 +6,16 @@ export type { MemoryConfig } from './config/define.ts'
 export { defineConfig } from './config/define.ts'
 export { defaultFilesDir, embeddedDatabaseDir } from './config/paths.ts'
 export type { ServiceSettings } from './config/settings.ts'
+export {
+	ForbiddenError,
+	InsufficientScopeError,
+	ItemError,
+	ProviderHttpError,
+	RateLimitedError,
+	statusOf,
+} from './connectors/errors.ts'
+export type { ProviderAnswer, ProviderPolicy } from './connectors/provider-http.ts'
+export { providerFetch, requestedWaitMs, withProviderRetry } from './connectors/provider-http.ts'
 export type * from './domain/filter.ts'
 export { FILTER_TYPES, isFilterGroup, MAX_FILTER_DEPTH, NUMERIC_OPERATORS } from './domain/filter.ts'
 export type * from './domain/memory.ts'

@@ -146,7 +146,7 @@ export async function startRuntime(input: {
 		if (principal) rateLimit(principal.keyId)
 		return principal
 	}
-	const { connectorDeps: _internal, ...shared } = services
+	const { connectorDeps: _internal, stopConnectors: _stop, ...shared } = services
 	const routeDeps: RouteDeps | null =
 		role === 'worker'
 			? null
@@ -166,6 +166,7 @@ export async function startRuntime(input: {
 		firstKey,
 		async stop() {
 			ready = false
+			services.stopConnectors()
 			await usage.stop()
 			await queue.stop()
 			await extraction.close()

@@ -52,6 +52,7 @@ export async function createServices(input: {
 		publicUrl: settings.publicUrl,
 		logger,
 	})
+	const connectorsStopping = new AbortController()
 	const connectorDeps: ConnectorDeps = {
 		storage,
 		queue,
@@ -64,6 +65,7 @@ export async function createServices(input: {
 		logger,
 		publicUrl: settings.publicUrl ?? null,
 		webhookDebounceSeconds: settings.webhookDebounceSeconds,
+		stopping: connectorsStopping.signal,
 	}
 	return {
 		/** Ingest, read, update and delete documents. */
@@ -89,6 +91,8 @@ export async function createServices(input: {
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
 		/** What the connector runtime's workers use. */
 		connectorDeps,
+		/** Running connector syncs checkpoint and end (the service is stopping). */
+		stopConnectors: () => connectorsStopping.abort(new Error('the service is stopping')),
 	}
 }
 

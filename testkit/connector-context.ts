@@ -8,7 +8,7 @@ import {
 
 /**
  * What a connector's sync left behind, applied the way the runtime applies it: upserts kept by external id,
- * deletions and `present` reconciliation removing items, the last checkpoint kept as the cursor.
+ * deletions and complete `present` reconciliation removing items, the last checkpoint kept as the cursor.
  */
 export interface SyncHarness<Settings> {
 	ctx: SyncContext<Settings>
@@ -38,6 +38,7 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 				throw new Error('this connector has no OAuth token')
 			},
 			credentials: input.credentials ?? {},
+			withToken: (call) => call(Object.values(input.credentials ?? {})[0] ?? ''),
 			metadata: input.metadata ?? {},
 			hasVersion: async (externalId, version) => documents.get(externalId)?.version === version,
 			importedIds: async () => [...documents.keys()],
@@ -46,6 +47,7 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 		},
 		async run(sync) {
 			const events: SyncEvent[] = []
+			const failedScopes = new Set<string>()
 			for await (const event of sync(harness.ctx, harness.cursor as never)) {
 				events.push(event)
 				if (event.type === 'upsert') {
@@ -53,7 +55,10 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 					if (isNew && input.documentLimit !== undefined && documents.size >= input.documentLimit) break
 					documents.set(event.document.externalId, event.document)
 				} else if (event.type === 'delete') documents.delete(event.externalId)
+				else if (event.type === 'scope-failed') failedScopes.add(event.scope)
 				else if (event.type === 'present') {
+					// As the runtime: only a complete listing of a scope that did not fail deletes.
+					if (event.complete !== true || failedScopes.has(event.scope ?? event.prefix ?? '')) continue
 					const present = new Set(event.externalIds)
 					for (const id of [...documents.keys()]) {
 						if (id.startsWith(event.prefix ?? '') && !present.has(id)) documents.delete(id)

@@ -98,7 +98,7 @@ async function* listAll(
 		for (const issue of issues) present.push(issueExternalId(fullName, issue.number))
 		yield* inOrder(issues, run.readConcurrency, (issue) => readIssue(run, issue))
 	}
-	yield { type: 'present', prefix: `${fullName}#`, externalIds: present }
+	yield { type: 'present', prefix: `${fullName}#`, externalIds: present, complete: true }
 	cursor[keys.since] ??= isoSeconds((startedAt ?? Date.now()) - 1000)
 	cursor[keys.listed] = new Date().toISOString()
 	yield { type: 'checkpoint', cursor: { ...cursor } }

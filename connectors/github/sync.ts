@@ -74,6 +74,7 @@ async function* full(run: RepoSync, head: string): AsyncGenerator<Event> {
 		type: 'present',
 		prefix: `${run.repository.fullName}:`,
 		externalIds: files.map((file) => externalId(run.repository, file.path!)),
+		complete: true,
 	}
 }
 

@@ -70,7 +70,7 @@ async function* full(run: GmailRun, resume: GmailCursor | null): AsyncGenerator<
 		} while (page)
 	}
 	// Only a listing that saw everything in this run knows what is gone (a resumed one saw only its rest).
-	if (resume === null && complete) yield { type: 'present', externalIds: present }
+	if (resume === null && complete) yield { type: 'present', externalIds: present, complete: true }
 	yield { type: 'checkpoint', cursor: { historyId, fullLabel: null, fullPage: null, scope: run.scope } }
 }
 
@@ -127,7 +127,7 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 		const thread = await readThread(run, threadId, listing)
 		if (thread.kind === 'gone') {
 			yield { type: 'delete', externalId: threadId }
-			yield { type: 'present', prefix: `${threadId}:`, externalIds: [] }
+			yield { type: 'present', prefix: `${threadId}:`, externalIds: [], complete: true }
 			return []
 		}
 		if (thread.kind === 'unchanged') {
@@ -143,7 +143,7 @@ async function* syncThread(run: GmailRun, threadId: string, listing: boolean): A
 		}
 		for (const failure of thread.failures) yield { type: 'failure', ...failure }
 		const attachmentIds = thread.attachments.map((attachment) => attachment.externalId)
-		yield { type: 'present', prefix: `${threadId}:`, externalIds: attachmentIds }
+		yield { type: 'present', prefix: `${threadId}:`, externalIds: attachmentIds, complete: true }
 		return [threadId, ...attachmentIds]
 	} catch (error) {
 		if (error instanceof ConnectorAuthError) throw error

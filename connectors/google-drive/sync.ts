@@ -96,7 +96,7 @@ async function* fullListing(
 			yield checkpoint()
 		}
 	}
-	yield { type: 'present', externalIds: [...present] }
+	yield { type: 'present', externalIds: [...present], complete: true }
 }
 
 /** The changes feed from `token`: trashed and removed files deleted, files in scope read, a checkpoint per page. */

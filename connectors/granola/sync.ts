@@ -23,7 +23,7 @@ export async function* syncGranola(
 		yield* importNote(ctx, client, summary)
 	}
 	const present = updatedAfter === null ? listed : await allIds(client)
-	yield { type: 'present', externalIds: present }
+	yield { type: 'present', externalIds: present, complete: true }
 	yield { type: 'checkpoint', cursor: { updatedAfter: newest } }
 }
 

@@ -121,7 +121,7 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 			if (mode.initial) yield checkpoint(run, next, tree, true)
 			continue
 		}
-		if (mode.reconcile) yield { type: 'present', externalIds: present }
+		if (mode.reconcile) yield { type: 'present', externalIds: present, complete: true }
 		const relist = structureChanged && !mode.reconcile
 		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false, relist)
 		return relist ? 'structure-changed' : 'done'

@@ -108,7 +108,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 			yield { type: 'failure', externalId: key, error: `could not read the page: ${(error as Error).message}` }
 		}
 	}
-	yield { type: 'present', externalIds: [...held.keys()] }
+	yield { type: 'present', externalIds: [...held.keys()], complete: true }
 	yield { type: 'checkpoint', cursor: cursorOf(held) }
 }
 

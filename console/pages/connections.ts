@@ -18,6 +18,8 @@ interface SyncRun {
 	deleted: number
 	skipped: number
 	failed: number
+	notes: string[]
+	retryAt: string | null
 	startedAt: string
 	completedAt: string | null
 }
@@ -140,9 +142,10 @@ function ConnectionDetail({ id }: { id: string }) {
 		[id],
 		{ every: 2000, live: ({ runs }) => runs.some((run) => run.status === 'running') },
 	)
-	const [failures, setFailures] = useState<{ runId: string; items: { externalId: string; error: string }[] } | null>(
-		null,
-	)
+	const [failures, setFailures] = useState<{
+		runId: string
+		items: { externalId: string; error: string; permanent: boolean }[]
+	} | null>(null)
 	const [actionError, setActionError] = useState<string | null>(null)
 	const act = async (action: () => Promise<unknown>) => {
 		setActionError(null)
@@ -192,7 +195,9 @@ function ConnectionDetail({ id }: { id: string }) {
 					<td>${when(run.startedAt)}</td><td>${run.trigger}</td><td>${run.status}</td><td>${count(run.added)}</td>
 					<td>${count(run.updated)}</td><td>${count(run.deleted)}</td>
 					<td>${run.failed ? html`<button type="button" class="small secondary" onClick=${() => showFailures(run.id)}>${count(run.failed)} failed</button>` : '0'}</td>
-					<td>${run.error ?? ''}</td>
+					<td>${run.error ?? ''}${run.retryAt ? ` (next try ${when(run.retryAt)})` : ''}${run.notes.map(
+						(note) => html`<div class="muted">${note}</div>`,
+					)}</td>
 				</tr>`,
 			)}</tbody>
 		</table></div>
@@ -200,7 +205,7 @@ function ConnectionDetail({ id }: { id: string }) {
 		${
 			failures
 				? html`<h3>Failures of run ${failures.runId}</h3>
-					<ul>${failures.items.map((item) => html`<li><code>${item.externalId}</code>: ${item.error}</li>`)}</ul>`
+					<ul>${failures.items.map((item) => html`<li><code>${item.externalId}</code>: ${item.error}${item.permanent ? html` <strong>(given up)</strong>` : ''}</li>`)}</ul>`
 				: null
 		}
 	</article>`

@@ -65,17 +65,3 @@ export async function applyDelete(
 	await deps.storage.connections.removeItem(connection.id, externalId)
 	counts.deleted++
 }
-
-/** Reconciliation: every imported item (under `prefix`) the provider no longer lists is deleted. */
-export async function applyPresent(
-	deps: ConnectorDeps,
-	connection: ConnectionRecord,
-	present: string[],
-	prefix: string | undefined,
-	counts: SyncCounts,
-): Promise<void> {
-	const keep = new Set(present)
-	for (const item of await deps.storage.connections.items(connection.id, prefix)) {
-		if (!keep.has(item.externalId)) await applyDelete(deps, connection, item.externalId, counts)
-	}
-}

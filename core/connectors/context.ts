@@ -1,6 +1,7 @@
 import type { ConnectionRecord } from '../plugins/connection-storage.ts'
 import { type AnyConnector, ConnectorAuthError, type SyncContext, type TokenSet } from '../plugins/connector.ts'
 import type { ConnectorDeps } from './deps.ts'
+import { statusOf } from './errors.ts'
 import { GrantRefusedError, refreshTokens } from './oauth.ts'
 import { type ConnectionSecrets, openApp, openSecrets, sealSecrets } from './secrets.ts'
 
@@ -52,6 +53,9 @@ function refreshed(
 	return refresh
 }
 
+/** A call the provider refused for its token. */
+const refusedToken = (error: unknown) => error instanceof ConnectorAuthError || statusOf(error) === 401
+
 /** The connector's view of one connection: its own settings and tokens, refreshed (and rotated) when due. */
 export function syncContext(
 	deps: ConnectorDeps,
@@ -61,7 +65,9 @@ export function syncContext(
 ): SyncContext {
 	let secrets = openSecrets(deps.secrets, connection)
 	const credentials = secrets.credentials ?? {}
-	return {
+	const secretField =
+		connector.auth.type === 'credentials' ? connector.auth.fields.find((field) => field.secret)?.key : undefined
+	const ctx: SyncContext = {
 		connectionId: connection.id,
 		settings: { ...(connector.defaultSettings ?? {}), ...connection.settings },
 		credentials,
@@ -83,6 +89,33 @@ export function syncContext(
 			secrets = await refreshed(deps, connector, connection, refused)
 			return secrets.tokens!.accessToken
 		},
+		async withToken(call) {
+			if (connector.auth.type !== 'oauth2') {
+				try {
+					return await call(secretField ? (credentials[secretField] ?? '') : '')
+				} catch (error) {
+					if (refusedToken(error) && !(error instanceof ConnectorAuthError)) {
+						throw new ConnectorAuthError(`the provider refused the credentials: ${(error as Error).message}`)
+					}
+					throw error
+				}
+			}
+			const token = await ctx.accessToken()
+			try {
+				return await call(token)
+			} catch (error) {
+				if (!refusedToken(error)) throw error
+			}
+			const fresh = await ctx.refreshAccessToken!(token)
+			try {
+				return await call(fresh)
+			} catch (error) {
+				if (refusedToken(error) && !(error instanceof ConnectorAuthError)) {
+					throw new ConnectorAuthError(`the provider refused a freshly refreshed token: ${(error as Error).message}`)
+				}
+				throw error
+			}
+		},
 		async hasVersion(externalId, version) {
 			return (await deps.storage.connections.item(connection.id, externalId))?.version === version
 		},
@@ -90,4 +123,5 @@ export function syncContext(
 			return (await deps.storage.connections.items(connection.id)).map((item) => item.externalId)
 		},
 	}
+	return ctx
 }

@@ -24,6 +24,8 @@ export interface ConnectorDeps {
 	publicUrl: string | null
 	/** How long a webhook-triggered sync waits for more notifications before it starts. */
 	webhookDebounceSeconds: number
+	/** Aborts when the service stops: running syncs checkpoint and hand over to the next start. */
+	stopping?: AbortSignal
 }
 
 export const SYNC_QUEUE = 'connector-sync'

@@ -23,12 +23,17 @@ export async function enqueueSync(
 export const isRevoked = (error: unknown) =>
 	error instanceof ConnectorAuthError || (error as { status?: number } | null)?.status === 401
 
-/** A revoked grant: the connection is `expired`, with the reason, and not synced on schedule until authorized again. */
-export async function expire(deps: ConnectorDeps, connection: ConnectionRecord, reason: string): Promise<void> {
-	await deps.storage.connections.update(connection.id, {
-		status: 'expired',
-		error: `authorization expired or revoked: ${reason}`,
-	})
+/**
+ * A revoked grant (or one lacking a permission): the connection is `expired`, with the reason, and not synced on
+ * schedule until authorized again.
+ */
+export async function expire(
+	deps: ConnectorDeps,
+	connection: ConnectionRecord,
+	reason: string,
+	kind = 'authorization expired or revoked',
+): Promise<void> {
+	await deps.storage.connections.update(connection.id, { status: 'expired', error: `${kind}: ${reason}` })
 	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
 }
 
@@ -73,7 +78,16 @@ export async function resubscribe(
 	const url = webhookUrl(baseUrl, connection.provider)
 	let subscriptions: Subscription[]
 	try {
-		subscriptions = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+		const made = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+		subscriptions = Array.isArray(made) ? made : made.subscriptions
+		for (const failure of Array.isArray(made) ? [] : made.failures) {
+			deps.logger.warn('the provider refused the webhook subscription of one scope; it syncs on schedule', {
+				connectionId: connection.id,
+				provider: connection.provider,
+				scope: failure.scope,
+				error: failure.error,
+			})
+		}
 	} catch (error) {
 		deps.logger.warn('the provider refused the webhook subscription; syncing on schedule and on demand only', {
 			connectionId: connection.id,

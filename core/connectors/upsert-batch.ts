@@ -21,12 +21,15 @@ export function upsertBatch(
 	connection: ConnectionRecord,
 	counts: SyncCounts,
 	refused: (externalId: string, error: HttpError) => Promise<void>,
+	settled?: (externalId: string) => Promise<void>,
 ) {
 	let pending: ExternalDocument[] = []
 
 	const applied = async (document: ExternalDocument): Promise<boolean> => {
 		try {
-			return await applyUpsert(deps, connection, document, counts)
+			const stored = await applyUpsert(deps, connection, document, counts)
+			if (stored) await settled?.(document.externalId)
+			return stored
 		} catch (error) {
 			if (!isRefusedItem(error)) throw error
 			await refused(document.externalId, error)

@@ -1,4 +1,5 @@
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
+import { SYNC_EXPIRE_SECONDS } from './failure-policy.ts'
 import { applyLifecycle, enqueueSync, renewSubscriptions } from './lifecycle.ts'
 import { runSync } from './sync-runner.ts'
 
@@ -10,7 +11,7 @@ export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: nu
 	await deps.queue.define(SYNC_QUEUE, {
 		retryLimit: 3,
 		retryDelaySeconds: 10,
-		expireInSeconds: 2 * 3600,
+		expireInSeconds: SYNC_EXPIRE_SECONDS,
 		policy: 'stately',
 	})
 	await deps.queue.define(RENEW_QUEUE, { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 })

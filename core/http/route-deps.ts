@@ -3,7 +3,7 @@ import type { Principal } from '../auth/verifier.ts'
 import type { Services } from '../services.ts'
 
 /** What route modules need: the shared services, plus how a request's key is verified. */
-export interface RouteDeps extends Omit<Services, 'connectorDeps'> {
+export interface RouteDeps extends Omit<Services, 'connectorDeps' | 'stopConnectors'> {
 	/** Verifies a key and applies its rate limit (throws 429). */
 	verify: (key: string) => Promise<Principal | null>
 	/** MEMORY_PUBLIC_URL: where providers reach this service (OAuth callbacks, webhooks); else each request's origin. */

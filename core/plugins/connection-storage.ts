@@ -18,6 +18,8 @@ export interface ConnectionRecord {
 	status: ConnectionStatus
 	error: string | null
 	email: string | null
+	/** The provider's id of the account that authorized (two connections of one account may share a grant). */
+	accountId: string | null
 	/** Sealed (core/settings/secret-box.ts) JSON: tokens, or credentials of a credential connector. */
 	secrets: string | null
 	/** Sealed JSON of the OAuth application the connection was authorized with. */
@@ -38,6 +40,7 @@ export interface NewConnection {
 	redirectUrl: string | null
 	status: ConnectionStatus
 	email?: string | null
+	accountId?: string | null
 	secrets: string | null
 	app: string | null
 	settings: Record<string, unknown>
@@ -46,7 +49,7 @@ export interface NewConnection {
 }
 
 export type ConnectionPatch = Partial<
-	Pick<ConnectionRecord, 'status' | 'error' | 'email' | 'secrets' | 'app' | 'settings' | 'cursor'>
+	Pick<ConnectionRecord, 'status' | 'error' | 'email' | 'accountId' | 'secrets' | 'app' | 'settings' | 'cursor'>
 >
 
 export interface SyncCounts {
@@ -64,6 +67,10 @@ export interface SyncRunRecord extends SyncCounts {
 	status: SyncRunStatus
 	error: string | null
 	errorCode: SyncErrorCode | null
+	/** Why the run held something back (deletions refused, a scope that failed), one sentence each. */
+	notes: string[]
+	/** A run ended by a long rate limit: when the next one starts. */
+	retryAt: string | null
 	startedAt: string
 	completedAt: string | null
 }
@@ -73,7 +80,20 @@ export interface SyncFailureRecord {
 	runId: string
 	externalId: string | null
 	error: string
+	/** The item was given up (no more retries). */
+	permanent: boolean
 	createdAt: string
+}
+
+/** An item that failed to import, read again on later runs until it succeeds or is given up. */
+export interface FailedItemRecord {
+	externalId: string
+	attempts: number
+	/** Given up: not read again (until the provider lists it as changed). */
+	permanent: boolean
+	/** ISO time of the next attempt; null when permanent. */
+	nextAttemptAt: string | null
+	error: string
 }
 
 /** A document a connection imported, by the provider's id. */
@@ -137,9 +157,27 @@ export interface ConnectionStore {
 	startRun(connectionId: string, trigger: SyncTrigger): Promise<SyncRunRecord>
 	updateRun(
 		runId: string,
-		patch: Partial<Pick<SyncRunRecord, 'status' | 'error' | 'errorCode'>> & { counts?: SyncCounts; finished?: boolean },
+		patch: Partial<Pick<SyncRunRecord, 'status' | 'error' | 'errorCode' | 'notes' | 'retryAt'>> & {
+			counts?: SyncCounts
+			finished?: boolean
+		},
 	): Promise<void>
-	addFailure(runId: string, externalId: string | null, error: string): Promise<void>
+	addFailure(runId: string, externalId: string | null, error: string, permanent?: boolean): Promise<void>
+
+	/** The connection's failed items (retried and given up), oldest attempt first. */
+	failedItems(connectionId: string): Promise<FailedItemRecord[]>
+	failedItem(connectionId: string, externalId: string): Promise<FailedItemRecord | null>
+	putFailedItem(connectionId: string, item: FailedItemRecord): Promise<void>
+	removeFailedItem(connectionId: string, externalId: string): Promise<void>
+
+	/**
+	 * Takes the connection's sync lease for `owner` until `until` (ISO): true when it was free, lapsed or already
+	 * `owner`'s (then extended). One sync runs per connection at a time, across processes.
+	 */
+	takeSyncLease(connectionId: string, owner: string, until: string): Promise<boolean>
+	releaseSyncLease(connectionId: string, owner: string): Promise<void>
+	/** Active connections, in any organization, authorized by this provider account. */
+	connectionsOfAccount(accountId: string): Promise<ConnectionRecord[]>
 	/** Connections with a run still marked `running` (at startup: runs their process did not finish). */
 	interruptedConnections(): Promise<{ connectionId: string; trigger: SyncTrigger }[]>
 	/** Marks runs still `running` as `interrupted` (their process died); returns how many. */

@@ -32,8 +32,22 @@ export interface OAuth2Auth {
 	/** RFC 7009 revocation endpoint; or `revoke` for a provider with its own call. Neither: nothing is revoked. */
 	revokeUrl?: string
 	revoke?(app: OAuthApp, tokens: TokenSet): Promise<void>
-	/** Who authorized, shown as the connection's `email`. */
-	identity?(tokens: TokenSet): Promise<{ email: string | null }>
+	/**
+	 * Who authorized: `email` is shown as the connection's email; `accountId` is the provider's stable account id,
+	 * which tells whether two connections hold the same grant (see `grantGroup`).
+	 */
+	identity?(tokens: TokenSet): Promise<{ email: string | null; accountId?: string | null }>
+	/**
+	 * Scopes without which the connection cannot work. The callback compares them with the scopes granted (a provider
+	 * with granular consent, like Google, grants fewer when the user unticks some) and refuses the authorization,
+	 * naming the missing permission. Defaults to none.
+	 */
+	requiredScopes?: string[]
+	/**
+	 * Connectors sharing one OAuth application and one grant per account (Drive and Gmail both say `google`): deleting
+	 * a connection revokes the grant only when no other live connection of the group holds it for the same account.
+	 */
+	grantGroup?: string
 }
 
 /** Credentials the user gives when creating the connection (an API key), read from the create body's `metadata`. */
@@ -98,6 +112,9 @@ export interface ExternalFile {
 	mimeType?: string
 }
 
+/** Whether a failed item is worth reading again. */
+export type ItemRetry = 'transient' | 'permanent'
+
 /** What a sync yields. Core applies each event as it comes; a checkpoint is persisted after everything before it. */
 export type SyncEvent<Cursor extends CursorValue = CursorValue> =
 	| { type: 'upsert'; document: ExternalDocument }
@@ -105,14 +122,25 @@ export type SyncEvent<Cursor extends CursorValue = CursorValue> =
 	| { type: 'unchanged'; externalId: string }
 	/** The provider says the item is gone. */
 	| { type: 'delete'; externalId: string }
-	/** One item could not be read: recorded on the run, which goes on. */
-	| { type: 'failure'; externalId: string | null; error: string }
 	/**
-	 * The complete set of items that exist now (a full listing): core deletes every imported item not in it. For
-	 * providers without deletion signals (set difference reconciliation). With `prefix`, only imported ids starting
-	 * with it are compared (one repository of several).
+	 * One item could not be read: recorded on the run, which goes on. A `transient` failure (the default) is read
+	 * again on later runs, with backoff, a bounded number of times; a `permanent` one is recorded and not retried.
 	 */
-	| { type: 'present'; externalIds: string[]; prefix?: string }
+	| { type: 'failure'; externalId: string | null; error: string; retry?: ItemRetry }
+	/**
+	 * The set of items that exist now in one scope (a full listing), for providers without deletion signals (set
+	 * difference reconciliation). Core deletes imported items missing from it only when `complete` is true and the
+	 * listing is trustworthy: no failure and no `scope-failed` in that scope during the run, and not more than
+	 * MEMORY_CONNECTOR_MAX_DELETE_SHARE of a scope of 20 or more items at once. With `prefix`, only imported ids
+	 * starting with it are compared (one repository of several); `scope` names it in the run's notes (defaults to
+	 * `prefix`).
+	 */
+	| { type: 'present'; externalIds: string[]; prefix?: string; complete?: boolean; scope?: string }
+	/**
+	 * The provider refused or cut short the listing of one scope (a repository, a folder, a data source, a site):
+	 * that scope's deletions are held back for this run, which goes on.
+	 */
+	| { type: 'scope-failed'; scope: string; error: string }
 	| { type: 'checkpoint'; cursor: Cursor }
 
 /** What a connector gets while it works for one connection. It never sees another connection's tokens. */
@@ -128,6 +156,13 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	 * token or the provider refuses it. OAuth connectors only.
 	 */
 	refreshAccessToken?(refused: string): Promise<string>
+	/**
+	 * Runs `call` with the current access token (a credential connector: its first secret credential); when it fails
+	 * with a 401 (an error whose `status` or `statusCode` is 401, or ConnectorAuthError) the token is refreshed once
+	 * against the refused one and `call` runs again. Only a refused refresh, or a 401 with the fresh token, throws
+	 * ConnectorAuthError (which expires the connection).
+	 */
+	withToken<T>(call: (token: string) => Promise<T>): Promise<T>
 	/** The credentials given at creation. Credential connectors only. */
 	credentials: Record<string, string>
 	/** The connection's create-time metadata (without credentials). */
@@ -145,6 +180,10 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	 */
 	importedIds?(): Promise<string[]>
 	logger: Logger
+	/**
+	 * Aborts when the run must stop: the job nears its expiry or the service stops. A connector stops reading and
+	 * returns (or throws); core keeps the last checkpoint and the next run resumes from it.
+	 */
 	signal: AbortSignal
 }
 
@@ -188,6 +227,12 @@ export interface Subscription {
 	data?: Record<string, string>
 }
 
+/** Subscriptions made, and the scopes whose subscription the provider refused. */
+export interface SubscribeResult {
+	subscriptions: Subscription[]
+	failures: { scope: string; error: string }[]
+}
+
 export interface WebhookSpec<Settings> {
 	/** Route keys of the subscriptions the notification may belong to (read before it is verified). */
 	routeKeys(request: WebhookRequest): string[]
@@ -204,8 +249,20 @@ export interface WebhookSpec<Settings> {
 	 * events): `renew` extends it now, `resubscribe` makes the connection's subscriptions again; null for others.
 	 */
 	lifecycle?(request: WebhookRequest, subscription: Subscription): 'renew' | 'resubscribe' | null
-	/** Creates the provider's subscriptions for the connection's settings; `secret` signs their deliveries. */
-	subscribe?(ctx: SyncContext<Settings>, input: { url: string; secret: string }): Promise<Subscription[]>
+	/**
+	 * For providers that can verify a delivery without a subscription's secret (a Pub/Sub push's OIDC token): a
+	 * verified delivery for an unknown or removed subscription is then acknowledged (2xx) instead of refused, so the
+	 * provider stops redelivering it.
+	 */
+	verifyWithoutSubscription?(request: WebhookRequest): Promise<boolean>
+	/**
+	 * Creates the provider's subscriptions for the connection's settings; `secret` signs their deliveries. A provider
+	 * with one subscription per scope returns those it made and the scopes that refused: every one made is stored.
+	 */
+	subscribe?(
+		ctx: SyncContext<Settings>,
+		input: { url: string; secret: string },
+	): Promise<Subscription[] | SubscribeResult>
 	/**
 	 * Extends a subscription before it lapses; or, for a provider whose subscriptions cannot be extended (Drive's
 	 * watch channels), makes a new one signed with the same `secret`, stops the old one and returns the
@@ -243,6 +300,12 @@ export interface ConnectorPlugin<Cursor extends CursorValue = CursorValue, Setti
 	 * `ConnectorAuthError` (or an error whose `status` is 401) when the grant was revoked.
 	 */
 	sync(ctx: SyncContext<Settings>, cursor: Cursor | null): AsyncIterable<SyncEvent<Cursor>>
+	/**
+	 * Reads one item again (a failed item due for retry, at the start of a run): the document, `gone` when the
+	 * provider no longer has it, or `unchanged`. Throwing means the attempt failed again (an ItemError says whether
+	 * to keep trying). Without it, core runs a full listing (a null cursor) while retries are due.
+	 */
+	readItem?(ctx: SyncContext<Settings>, externalId: string): Promise<ExternalDocument | 'gone' | 'unchanged'>
 }
 
 /** The provider refused the connection's credentials: the connection needs authorizing again. */

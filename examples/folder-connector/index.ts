@@ -67,7 +67,7 @@ export function folderConnector(options: FolderOptions) {
 					yield { type: 'failure', externalId, error: (error as Error).message }
 				}
 			}
-			yield { type: 'present', externalIds: present }
+			yield { type: 'present', externalIds: present, complete: true }
 			yield { type: 'checkpoint', cursor: { lastSyncAt: new Date().toISOString() } }
 		},
 	})

@@ -174,6 +174,83 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			expect(await storage.connections.failures(other, c.id, first.id)).toBeNull()
 		})
 
+		it('keeps failed items per connection until removed, and notes, retry time and permanence on runs', async () => {
+			const scope = await newScope()
+			const created = await storage.connections.create(scope, connection({ status: 'active' }))
+			const other = await storage.connections.create(scope, connection({ status: 'active' }))
+			const next = inOneHour()
+			await storage.connections.putFailedItem(created.id, {
+				externalId: 'b',
+				attempts: 1,
+				permanent: false,
+				nextAttemptAt: next,
+				error: 'timeout',
+			})
+			await storage.connections.putFailedItem(created.id, {
+				externalId: 'a',
+				attempts: 5,
+				permanent: true,
+				nextAttemptAt: null,
+				error: 'gone wrong',
+			})
+			await storage.connections.putFailedItem(created.id, {
+				externalId: 'b',
+				attempts: 2,
+				permanent: false,
+				nextAttemptAt: next,
+				error: 'still a timeout',
+			})
+			expect(await storage.connections.failedItems(created.id)).toEqual([
+				{ externalId: 'b', attempts: 2, permanent: false, nextAttemptAt: next, error: 'still a timeout' },
+				{ externalId: 'a', attempts: 5, permanent: true, nextAttemptAt: null, error: 'gone wrong' },
+			])
+			expect(await storage.connections.failedItems(other.id)).toEqual([])
+			expect(await storage.connections.failedItem(created.id, 'a')).toMatchObject({ permanent: true })
+			await storage.connections.removeFailedItem(created.id, 'a')
+			expect(await storage.connections.failedItem(created.id, 'a')).toBeNull()
+
+			const run = await storage.connections.startRun(created.id, 'manual')
+			expect(run).toMatchObject({ notes: [], retryAt: null })
+			await storage.connections.updateRun(run.id, { notes: ['the listing was not complete'], retryAt: next })
+			await storage.connections.addFailure(run.id, 'b', 'given up', true)
+			expect((await storage.connections.runs(scope, created.id, 1))[0]).toMatchObject({
+				notes: ['the listing was not complete'],
+				retryAt: next,
+			})
+			expect(await storage.connections.failures(scope, created.id, run.id)).toMatchObject([
+				{ externalId: 'b', permanent: true },
+			])
+		})
+
+		it('leases a connection to one sync run at a time until the lease lapses or is released', async () => {
+			const scope = await newScope()
+			const created = await storage.connections.create(scope, connection({ status: 'active' }))
+			expect(await storage.connections.takeSyncLease(created.id, 'run-1', inOneHour())).toBe(true)
+			expect(await storage.connections.takeSyncLease(created.id, 'run-2', inOneHour())).toBe(false)
+			expect(await storage.connections.takeSyncLease(created.id, 'run-1', inOneHour())).toBe(true)
+			await storage.connections.releaseSyncLease(created.id, 'run-2')
+			expect(await storage.connections.takeSyncLease(created.id, 'run-2', inOneHour())).toBe(false)
+			await storage.connections.releaseSyncLease(created.id, 'run-1')
+			const lapsing = new Date(Date.now() + 50).toISOString()
+			expect(await storage.connections.takeSyncLease(created.id, 'run-2', lapsing)).toBe(true)
+			await Bun.sleep(100)
+			expect(await storage.connections.takeSyncLease(created.id, 'run-3', inOneHour())).toBe(true)
+		})
+
+		it('finds the active connections of one provider account, in every organization', async () => {
+			const [a, b] = [await newScope(), await newScope()]
+			const drive = await storage.connections.create(a, connection({ status: 'active', accountId: 'acct-1' }))
+			const gmail = await storage.connections.create(b, connection({ status: 'active', accountId: 'acct-1' }))
+			await storage.connections.create(a, connection({ status: 'active', accountId: 'acct-2' }))
+			const expired = await storage.connections.create(a, connection({ status: 'active', accountId: 'acct-1' }))
+			await storage.connections.update(expired.id, { status: 'expired' })
+			expect((await storage.connections.connectionsOfAccount('acct-1')).map((c) => c.id).sort()).toEqual(
+				[drive.id, gmail.id].sort(),
+			)
+			await storage.connections.update(gmail.id, { accountId: 'acct-3' })
+			expect((await storage.connections.byId(gmail.id))?.accountId).toBe('acct-3')
+		})
+
 		it('keeps webhook subscriptions by route and expiry, and refuses a replayed delivery', async () => {
 			const scope = await newScope()
 			const c = await storage.connections.create(scope, connection())

@@ -36,6 +36,8 @@ const runOut = (run: SyncRunRecord) => ({
 	deleted: run.deleted,
 	skipped: run.skipped,
 	failed: run.failed,
+	notes: run.notes,
+	retryAt: run.retryAt,
 	startedAt: run.startedAt,
 	completedAt: run.completedAt,
 })
@@ -224,6 +226,7 @@ export function connectionRoutes({ verify, connections, publicUrl }: RouteDeps) 
 						id: failure.id,
 						externalId: failure.externalId,
 						error: failure.error,
+						permanent: failure.permanent,
 						createdAt: failure.createdAt,
 					})),
 				}),

@@ -39,6 +39,10 @@ export const SyncRun = t.Object({
 	deleted: t.Number(),
 	skipped: t.Number(),
 	failed: t.Number(),
+	notes: t.Array(t.String(), {
+		description: 'What the run held back and why (deletions refused on an incomplete listing, a failed scope)',
+	}),
+	retryAt: t.Nullable(DateTime),
 	startedAt: DateTime,
 	completedAt: t.Nullable(DateTime),
 })
@@ -110,5 +114,6 @@ export const SyncFailure = t.Object({
 	id: t.String(),
 	externalId: t.Nullable(t.String()),
 	error: t.String(),
+	permanent: t.Boolean({ description: 'The item was given up: it is not read again until the provider changes it' }),
 	createdAt: DateTime,
 })

@@ -1,6 +1,7 @@
 import type {
 	ConnectionRecord,
 	CursorValue,
+	FailedItemRecord,
 	SubscriptionRecord,
 	SyncFailureRecord,
 	SyncRunRecord,
@@ -19,6 +20,7 @@ export interface ConnectionRow {
 	status: ConnectionRecord['status']
 	error: string | null
 	email: string | null
+	account_id: string | null
 	secrets: string | null
 	app: string | null
 	settings: Record<string, unknown>
@@ -28,7 +30,7 @@ export interface ConnectionRow {
 }
 
 export const CONNECTION_COLUMNS = `id, org_id, provider, container_tags, document_limit, metadata, redirect_url, status,
-	error, email, secrets, app, settings, cursor, created_at, updated_at`
+	error, email, account_id, secrets, app, settings, cursor, created_at, updated_at`
 
 export function toConnection(row: ConnectionRow): ConnectionRecord {
 	return {
@@ -42,6 +44,7 @@ export function toConnection(row: ConnectionRow): ConnectionRecord {
 		status: row.status,
 		error: row.error,
 		email: row.email,
+		accountId: row.account_id,
 		secrets: row.secrets,
 		app: row.app,
 		settings: row.settings ?? {},
@@ -63,6 +66,8 @@ export interface SyncRunRow {
 	failed: number
 	error: string | null
 	error_code: SyncRunRecord['errorCode']
+	notes: string[] | null
+	retry_at: Date | null
 	started_at: Date
 	completed_at: Date | null
 }
@@ -80,6 +85,8 @@ export function toSyncRun(row: SyncRunRow): SyncRunRecord {
 		failed: row.failed,
 		error: row.error,
 		errorCode: row.error_code,
+		notes: row.notes ?? [],
+		retryAt: iso(row.retry_at),
 		startedAt: row.started_at.toISOString(),
 		completedAt: iso(row.completed_at),
 	}
@@ -90,6 +97,7 @@ export function toFailure(row: {
 	run_id: string
 	external_id: string | null
 	error: string
+	permanent: boolean
 	created_at: Date
 }): SyncFailureRecord {
 	return {
@@ -97,7 +105,26 @@ export function toFailure(row: {
 		runId: row.run_id,
 		externalId: row.external_id,
 		error: row.error,
+		permanent: row.permanent,
 		createdAt: row.created_at.toISOString(),
+	}
+}
+
+export interface FailedItemRow {
+	external_id: string
+	attempts: number
+	permanent: boolean
+	next_attempt_at: Date | null
+	error: string
+}
+
+export function toFailedItem(row: FailedItemRow): FailedItemRecord {
+	return {
+		externalId: row.external_id,
+		attempts: row.attempts,
+		permanent: row.permanent,
+		nextAttemptAt: iso(row.next_attempt_at),
+		error: row.error,
 	}
 }
 

@@ -3,16 +3,25 @@ import type { Db } from '../db.ts'
 import {
 	CONNECTION_COLUMNS,
 	type ConnectionRow,
+	type FailedItemRow,
 	type SubscriptionRow,
 	type SyncRunRow,
 	toConnection,
+	toFailedItem,
 	toFailure,
 	toSubscription,
 	toSyncRun,
 } from './connection-rows.ts'
 import { jsonParam, likePrefix } from './params.ts'
 
-const PATCHABLE = { status: 'status', error: 'error', email: 'email', secrets: 'secrets', app: 'app' } as const
+const PATCHABLE = {
+	status: 'status',
+	error: 'error',
+	email: 'email',
+	accountId: 'account_id',
+	secrets: 'secrets',
+	app: 'app',
+} as const
 
 export function connectionStore(db: () => Db): ConnectionStore {
 	const one = async (where: string, params: unknown[]) => {
@@ -26,8 +35,8 @@ export function connectionStore(db: () => Db): ConnectionStore {
 		async create(scope, input) {
 			const [row] = await db().query<ConnectionRow>(
 				`INSERT INTO connections (id, org_id, provider, container_tags, document_limit, metadata, redirect_url, status,
-					email, secrets, app, settings, auth_nonce, auth_verifier, auth_expires_at)
-				VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15)
+					email, secrets, app, settings, auth_nonce, auth_verifier, auth_expires_at, account_id)
+				VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)
 				RETURNING ${CONNECTION_COLUMNS}`,
 				[
 					input.id,
@@ -45,6 +54,7 @@ export function connectionStore(db: () => Db): ConnectionStore {
 					input.auth?.nonce ?? null,
 					input.auth?.verifier ?? null,
 					input.auth?.expiresAt ?? null,
+					input.accountId ?? null,
 				],
 			)
 			return toConnection(row!)
@@ -178,7 +188,8 @@ export function connectionStore(db: () => Db): ConnectionStore {
 				`UPDATE sync_runs SET status = coalesce($2, status), error = coalesce($3, error),
 					error_code = coalesce($4, error_code), added = coalesce($5, added), updated = coalesce($6, updated),
 					deleted = coalesce($7, deleted), skipped = coalesce($8, skipped), failed = coalesce($9, failed),
-					completed_at = CASE WHEN $10 THEN clock_timestamp() ELSE completed_at END
+					completed_at = CASE WHEN $10 THEN clock_timestamp() ELSE completed_at END,
+					notes = coalesce($11::jsonb, notes), retry_at = coalesce($12, retry_at)
 				WHERE id = $1`,
 				[
 					runId,
@@ -191,16 +202,72 @@ export function connectionStore(db: () => Db): ConnectionStore {
 					counts?.skipped ?? null,
 					counts?.failed ?? null,
 					patch.finished === true,
+					patch.notes === undefined ? null : JSON.stringify(patch.notes),
+					patch.retryAt ?? null,
 				],
 			)
 		},
-		async addFailure(runId, externalId, error) {
-			await db().query('INSERT INTO sync_failures (id, run_id, external_id, error) VALUES ($1, $2, $3, $4)', [
-				newId(),
-				runId,
+		async addFailure(runId, externalId, error, permanent = false) {
+			await db().query(
+				'INSERT INTO sync_failures (id, run_id, external_id, error, permanent) VALUES ($1, $2, $3, $4, $5)',
+				[newId(), runId, externalId, error, permanent],
+			)
+		},
+
+		async failedItems(connectionId) {
+			const rows = await db().query<FailedItemRow>(
+				`SELECT external_id, attempts, permanent, next_attempt_at, error FROM connection_failed_items
+				WHERE connection_id = $1 ORDER BY next_attempt_at NULLS LAST, external_id`,
+				[connectionId],
+			)
+			return rows.map(toFailedItem)
+		},
+		async failedItem(connectionId, externalId) {
+			const [row] = await db().query<FailedItemRow>(
+				`SELECT external_id, attempts, permanent, next_attempt_at, error FROM connection_failed_items
+				WHERE connection_id = $1 AND external_id = $2`,
+				[connectionId, externalId],
+			)
+			return row ? toFailedItem(row) : null
+		},
+		async putFailedItem(connectionId, item) {
+			await db().query(
+				`INSERT INTO connection_failed_items (connection_id, external_id, attempts, permanent, next_attempt_at, error)
+				VALUES ($1, $2, $3, $4, $5, $6)
+				ON CONFLICT (connection_id, external_id) DO UPDATE SET attempts = EXCLUDED.attempts,
+					permanent = EXCLUDED.permanent, next_attempt_at = EXCLUDED.next_attempt_at, error = EXCLUDED.error,
+					updated_at = now()`,
+				[connectionId, item.externalId, item.attempts, item.permanent, item.nextAttemptAt, item.error],
+			)
+		},
+		async removeFailedItem(connectionId, externalId) {
+			await db().query('DELETE FROM connection_failed_items WHERE connection_id = $1 AND external_id = $2', [
+				connectionId,
 				externalId,
-				error,
 			])
+		},
+		async takeSyncLease(connectionId, owner, until) {
+			const rows = await db().query(
+				`UPDATE connections SET sync_lease_owner = $2, sync_lease_until = $3
+				WHERE id = $1 AND (sync_lease_owner IS NULL OR sync_lease_owner = $2 OR sync_lease_until < clock_timestamp())
+				RETURNING id`,
+				[connectionId, owner, until],
+			)
+			return rows.length > 0
+		},
+		async releaseSyncLease(connectionId, owner) {
+			await db().query(
+				`UPDATE connections SET sync_lease_owner = NULL, sync_lease_until = NULL
+				WHERE id = $1 AND sync_lease_owner = $2`,
+				[connectionId, owner],
+			)
+		},
+		async connectionsOfAccount(accountId) {
+			const rows = await db().query<ConnectionRow>(
+				`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE account_id = $1 AND status = 'active' ORDER BY id`,
+				[accountId],
+			)
+			return rows.map(toConnection)
 		},
 		async interruptedConnections() {
 			const rows = await db().query<{ connection_id: string; trigger: SyncRunRow['trigger'] }>(

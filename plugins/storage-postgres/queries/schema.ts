@@ -1,5 +1,6 @@
 import type { VectorSpace } from '../../../core/index.ts'
 import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
+import { CONNECTION_FAILURES_MIGRATION } from './schema-connection-failures.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
@@ -114,6 +115,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	CHUNK_GENERATIONS_MIGRATION,
 	DOCUMENT_LINES_MIGRATION,
 	DOCUMENT_TEXTS_MIGRATION,
+	CONNECTION_FAILURES_MIGRATION,
 ])
 
 function inVersionOrder(migrations: Migration[]): Migration[] {
