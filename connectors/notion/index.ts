@@ -66,6 +66,9 @@ export function notion(options: NotionOptions = {}) {
 				discoverEveryMinutes: options.discoverEveryMinutes ?? 60,
 				refreshEveryHours: options.refreshEveryHours ?? 168,
 				maxBlocksPerPage: options.maxBlocksPerPage ?? 10_000,
+				...(options.maxRateLimitWaitSeconds !== undefined
+					? { maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds }
+					: {}),
 			}),
 	})
 }

@@ -24,6 +24,12 @@ export interface NotionOptions {
 	 * rollups, relations, database titles), which changes without a new stamp on the page. Default 168 (a week).
 	 */
 	refreshEveryHours?: number
+	/**
+	 * The longest one request waits for Notion's `Retry-After` within a run, in seconds (the per-workspace limit can
+	 * ask for more than a minute). A longer wait ends the run as rate limited; the next one starts when Notion said
+	 * and goes on from the last checkpoint. Default 600.
+	 */
+	maxRateLimitWaitSeconds?: number
 	/** Blocks read per page at most (a page beyond it is imported cut, and says so). Default 10,000. */
 	maxBlocksPerPage?: number
 	/** Schedule interval in hours. Default 4. */
@@ -43,4 +49,6 @@ export interface NotionCursor {
 	refreshEpoch: string | null
 	/** JSON array of imported page ids that answered 404 once: deleted when the next check answers 404 again. */
 	pendingGone: string | null
+	/** JSON: where a run that did not finish stopped (search page, data source), for the next one to go on from. */
+	resume: string | null
 }

@@ -1,6 +1,6 @@
 import type { SyncContext, SyncEvent } from '../../core/index.ts'
 import { readBlockTree } from './blocks.ts'
-import { isRefused, messageOf, NotionSession } from './client.ts'
+import { isRefused, messageOf, NotionSession, statusOf } from './client.ts'
 import { confirmGone } from './gone.ts'
 import type { NotionCursor } from './options.ts'
 import { dataSourceOf, documentOf, isRow, isTrashed, listedVersions, malformation, type NotionPage } from './page.ts'
@@ -17,7 +17,29 @@ export interface SyncOptions {
 	discoverEveryMinutes: number
 	refreshEveryHours: number
 	maxBlocksPerPage: number
+	maxRateLimitWaitSeconds?: number
 }
+
+/** Where an unfinished run stopped: the next one goes on from there (with the same plan) rather than from the top. */
+interface Resume {
+	startedAt: string
+	full: boolean
+	walk: boolean
+	since: string | null
+	newest: string | null
+	/** The search page being read (`start_cursor`), in the search phase. */
+	searchCursor: string | null
+	phase: 'search' | 'rows'
+	dataSources: { id: string; title: string | null }[]
+	/** Index of the data source being read, in the rows phase. */
+	rowsFrom: number
+}
+
+/** A checkpoint at least every this many pages handled, or this long. */
+const CHECKPOINT_EVERY_PAGES = 200
+const CHECKPOINT_EVERY_MS = 2 * 60_000
+/** A resume older than this starts over (Notion says nothing of how long a search cursor stays valid). */
+const RESUME_FOR_MS = 6 * 3_600_000
 
 export interface Run {
 	session: NotionSession
@@ -31,6 +53,8 @@ export interface Run {
 	oldestFailed: string | null
 	/** The refresh period pages showing other objects' content are versioned with. */
 	refreshEpoch: string
+	/** The `start_cursor` of the search page being read. */
+	searchCursor: string | null
 }
 
 /**
@@ -50,35 +74,74 @@ export async function* syncNotion(
 	cursor: NotionCursor | null,
 	options: SyncOptions,
 ): AsyncGenerator<Event> {
-	const startedAt = new Date().toISOString()
-	const full = isDue(cursor?.editedSince ? cursor.listedAt : null, options.reconcileEveryHours * 60)
-	const walk = full || isDue(cursor?.discoveredAt ?? null, options.discoverEveryMinutes)
-	const refresh = full && isDue(cursor?.refreshEpoch ?? null, options.refreshEveryHours * 60)
-	const since = walk ? null : cursor!.editedSince
+	const resume = resumeOf(cursor?.resume)
+	const startedAt = resume?.startedAt ?? new Date().toISOString()
+	const full = resume
+		? resume.full
+		: isDue(cursor?.editedSince ? cursor.listedAt : null, options.reconcileEveryHours * 60)
+	const walk = resume ? resume.walk : full || isDue(cursor?.discoveredAt ?? null, options.discoverEveryMinutes)
+	const refresh = !resume && full && isDue(cursor?.refreshEpoch ?? null, options.refreshEveryHours * 60)
+	const since = resume ? resume.since : walk ? null : cursor!.editedSince
 	const run: Run = {
-		session: await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond),
+		session: await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond, options.maxRateLimitWaitSeconds),
 		ctx,
 		options,
 		seen: new Set(),
 		dataSources: new Map(),
-		newest: cursor?.editedSince ?? null,
+		newest: resume ? resume.newest : (cursor?.editedSince ?? null),
 		oldestFailed: null,
 		refreshEpoch: refresh || !cursor?.refreshEpoch ? startedAt : cursor.refreshEpoch,
+		searchCursor: resume?.phase === 'search' ? resume.searchCursor : null,
 	}
-	const listed: { id: string; title: string | null }[] = []
-	for await (const item of search(run, {}, since)) {
-		if (item.object === 'data_source') {
-			const id = String(item.id)
-			const title = plainText(item.title) || null
-			run.dataSources.set(id, title)
-			listed.push({ id, title })
-			continue
+	const listed: { id: string; title: string | null }[] = resume?.dataSources ?? []
+	for (const dataSource of listed) run.dataSources.set(dataSource.id, dataSource.title)
+	// A checkpoint mid-run keeps the cursor as it was and says where to go on from.
+	let handled = 0
+	let lastCheckpoint = Date.now()
+	const progress = (
+		at: Omit<Resume, 'startedAt' | 'full' | 'walk' | 'since' | 'newest' | 'dataSources'>,
+	): Event | null => {
+		if (++handled % CHECKPOINT_EVERY_PAGES !== 0 && Date.now() - lastCheckpoint < CHECKPOINT_EVERY_MS) return null
+		lastCheckpoint = Date.now()
+		const state: Resume = { startedAt, full, walk, since, newest: run.newest, dataSources: listed, ...at }
+		return {
+			type: 'checkpoint',
+			cursor: {
+				editedSince: cursor?.editedSince ?? null,
+				listedAt: cursor?.listedAt ?? null,
+				discoveredAt: cursor?.discoveredAt ?? null,
+				refreshEpoch: run.refreshEpoch,
+				pendingGone: cursor?.pendingGone ?? null,
+				resume: JSON.stringify(state),
+			},
 		}
-		// Other kinds (a `database` of older API versions) are read through their data sources.
-		if (item.object !== undefined && item.object !== 'page') continue
-		yield* handlePage(run, item)
 	}
-	if (full) for (const dataSource of listed) yield* rowsOf(run, dataSource.id, handlePage)
+	if (resume?.phase !== 'rows') {
+		for await (const item of search(run, {}, since)) {
+			if (item.object === 'data_source') {
+				const id = String(item.id)
+				const title = plainText(item.title) || null
+				run.dataSources.set(id, title)
+				if (!listed.some((known) => known.id === id)) listed.push({ id, title })
+				continue
+			}
+			// Other kinds (a `database` of older API versions) are read through their data sources.
+			if (item.object !== undefined && item.object !== 'page') continue
+			yield* handlePage(run, item)
+			const checkpoint = progress({ phase: 'search', searchCursor: run.searchCursor, rowsFrom: 0 })
+			if (checkpoint) yield checkpoint
+		}
+	}
+	if (full) {
+		for (let index = resume?.phase === 'rows' ? resume.rowsFrom : 0; index < listed.length; index++) {
+			for await (const event of rowsOf(run, listed[index]!.id, handlePage)) {
+				yield event
+				if (event.type !== 'upsert' && event.type !== 'unchanged') continue
+				const checkpoint = progress({ phase: 'rows', searchCursor: null, rowsFrom: index })
+				if (checkpoint) yield checkpoint
+			}
+		}
+	}
 	yield* trashed(run)
 	const pendingGone = yield* confirmGone(run, full, parseIds(cursor?.pendingGone), handlePage)
 	const editedSince =
@@ -91,7 +154,18 @@ export async function* syncNotion(
 			discoveredAt: walk ? startedAt : (cursor?.discoveredAt ?? null),
 			refreshEpoch: run.refreshEpoch,
 			pendingGone: JSON.stringify(pendingGone),
+			resume: null,
 		},
+	}
+}
+
+function resumeOf(json: string | null | undefined): Resume | null {
+	if (!json) return null
+	try {
+		const resume = JSON.parse(json) as Resume
+		return Date.now() - Date.parse(resume.startedAt) < RESUME_FOR_MS ? resume : null
+	} catch {
+		return null
 	}
 }
 
@@ -112,17 +186,29 @@ export type Listed = Record<string, unknown> & { object?: string; id?: unknown; 
 
 /** Search results, newest-edited first, every page of them; with `since`, only those edited at or after it. */
 async function* search(run: Run, filter: { in_trash?: boolean }, since: string | null): AsyncGenerator<Listed> {
-	let cursor: string | undefined
+	const trash = filter.in_trash === true
+	let cursor: string | undefined = trash ? undefined : (run.searchCursor ?? undefined)
 	do {
-		const page = await run.session.call((client, auth) =>
-			client.search({
-				auth,
-				sort: { timestamp: 'last_edited_time', direction: 'descending' },
-				page_size: 100,
-				start_cursor: cursor,
-				...(filter.in_trash ? { filter: { in_trash: true } } : {}),
-			}),
-		)
+		const request = (start: string | undefined) =>
+			run.session.call((client, auth) =>
+				client.search({
+					auth,
+					sort: { timestamp: 'last_edited_time', direction: 'descending' },
+					page_size: 100,
+					start_cursor: start,
+					...(trash ? { filter: { in_trash: true } } : {}),
+				}),
+			)
+		let page: Awaited<ReturnType<typeof request>>
+		try {
+			page = await request(cursor)
+		} catch (error) {
+			// A resumed cursor Notion no longer takes: the listing starts over.
+			if (!cursor || statusOf(error) !== 400) throw error
+			cursor = undefined
+			page = await request(undefined)
+		}
+		if (!trash) run.searchCursor = cursor ?? null
 		for (const item of page.results as Listed[]) {
 			// Stamps are ISO times of one format, so text order is time order.
 			if (since && typeof item.last_edited_time === 'string' && item.last_edited_time < since) return

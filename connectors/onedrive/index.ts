@@ -10,7 +10,7 @@ import {
 	type OnedriveSettings,
 } from './options.ts'
 import { configureFolders, listFolders } from './resources.ts'
-import { syncOnedrive } from './sync.ts'
+import { readOnedriveItem, syncOnedrive } from './sync.ts'
 import { onedriveWebhook } from './webhook.ts'
 
 export type { OnedriveCursor, OnedriveOptions, OnedriveSettings } from './options.ts'
@@ -63,5 +63,6 @@ export function onedrive(options: OnedriveOptions = {}) {
 		},
 		...(changeNotifications ? { webhook: onedriveWebhook(endpoints) } : {}),
 		sync: (ctx, cursor) => syncOnedrive(ctx, cursor, endpoints),
+		readItem: (ctx, externalId) => readOnedriveItem(ctx, externalId, endpoints),
 	})
 }

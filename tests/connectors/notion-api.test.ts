@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'bun:test'
 import { notion } from '../../connectors/notion/index.ts'
 import type { NotionOptions } from '../../connectors/notion/options.ts'
+import { RateLimitedError } from '../../core/index.ts'
 import { eventsOf, syncHarness } from '../../testkit/connector-context.ts'
 import { block, type NotionEmulator, richText, startNotionEmulator } from '../../testkit/emulators/notion.ts'
 
@@ -158,4 +159,42 @@ describe('Notion connector: content without a new stamp, and the trash', () => {
 		])
 		expect(eventsOf(events, 'checkpoint')).toHaveLength(1)
 	})
+})
+
+describe('Notion connector: rate limits and long runs', () => {
+	it("never retries before Notion's Retry-After: a longer one than a run waits ends it, to resume then", async () => {
+		emulator = startNotionEmulator()
+		emulator.addPage({ title: 'Busy workspace', blocks: [block.paragraph('busy')] })
+		// The per-workspace limit asks for two minutes; this run waits at most one.
+		emulator.fail(/\/children$/, 429, 120, 1)
+		const { run } = connection()
+		const startedAt = Date.now()
+		const error = (await run({ maxRateLimitWaitSeconds: 60 }).catch((e) => e)) as RateLimitedError
+		expect(error).toBeInstanceOf(RateLimitedError)
+		expect(error.resetAt.getTime()).toBeGreaterThanOrEqual(startedAt + 119_000)
+		expect(Date.now() - startedAt).toBeLessThan(20_000)
+		// A Retry-After within the wait is waited out in full before the request is sent again.
+		emulator.fail(/\/children$/, 429, 2, 1)
+		const waited = Date.now()
+		await run({ maxRateLimitWaitSeconds: 60 })
+		expect(Date.now() - waited).toBeGreaterThanOrEqual(1990)
+	}, 30_000)
+
+	it('checkpoints a long listing as it goes, and the next run goes on from there', async () => {
+		emulator = startNotionEmulator()
+		const ids = Array.from({ length: 260 }, (_, i) => emulator.addPage({ title: `Page ${i}` }))
+		// The oldest page's blocks hit a rate limit longer than the run waits.
+		emulator.fail(new RegExp(`/v1/blocks/${ids[0]}/children$`), 429, 300, 1)
+		const { h, run } = connection()
+		await expect(run({ maxRateLimitWaitSeconds: 1 })).rejects.toBeInstanceOf(RateLimitedError)
+		expect(typeof h.cursor?.resume).toBe('string')
+		expect(h.documents.size).toBeGreaterThanOrEqual(200)
+		const searchesBefore = emulator.calls(/\/v1\/search$/).length
+		await run()
+		expect(h.documents.size).toBe(260)
+		expect(h.cursor?.resume).toBeNull()
+		// Went on from the search page of its last checkpoint (the second of three, after 200 pages), then searched
+		// the trash: three searches, where starting over takes four.
+		expect(emulator.calls(/\/v1\/search$/).length - searchesBefore).toBe(3)
+	}, 30_000)
 })

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { notion } from '../../connectors/notion/index.ts'
 import type { NotionOptions } from '../../connectors/notion/options.ts'
 import { importedVersion, type NotionPage } from '../../connectors/notion/page.ts'
-import { ConnectorAuthError } from '../../core/index.ts'
+import { ConnectorAuthError, RateLimitedError } from '../../core/index.ts'
 import { connectorsFromEnv } from '../../server/connectors-from-env.ts'
 import { eventsOf, syncHarness } from '../../testkit/connector-context.ts'
 import { block, type NotionEmulator, richText, startNotionEmulator } from '../../testkit/emulators/notion.ts'
@@ -291,8 +291,9 @@ describe('Notion connector: failures stay with their item', () => {
 		emulator = startNotionEmulator()
 		emulator.addPage({ title: 'Busy', blocks: [] })
 		emulator.fail(/\/v1\/search/, 429, 0, 10)
-		const { run } = harness()
+		const { run } = harness({ maxRateLimitWaitSeconds: 3 })
 		const error = (await run().catch((e) => e)) as { status?: number }
+		expect(error).toBeInstanceOf(RateLimitedError)
 		expect(error.status).toBe(429)
 	}, 30_000)
 })

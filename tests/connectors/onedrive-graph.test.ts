@@ -55,6 +55,10 @@ describe('OneDrive connector against Graph (personal account)', () => {
 		expect(refused.lastSyncRun).toMatchObject({ status: 'completed', failed: 1 })
 		const failures = await h.t.json('GET', `/v3/connections/${id}/sync-runs/${refused.lastSyncRun.id}/failures`)
 		expect(failures.body.failures.map((failure: { externalId: string }) => failure.externalId)).toEqual([blocked])
+		// The next run reads the failed item again, although the delta feed has nothing new about it.
+		const retried = await h.sync(id, 'cal')
+		expect(retried.lastSyncRun).toMatchObject({ status: 'completed', added: 1, failed: 0 })
+		expect(await h.externalIds(id)).toContain(blocked)
 	}, 60_000)
 
 	it('waits out 503 and 504 from Graph and 429 from the download host', async () => {
