@@ -1,4 +1,4 @@
-import type { SyncContext, SyncEvent } from '../../core/index.ts'
+import { type ExternalDocument, ItemError, type SyncContext, type SyncEvent } from '../../core/index.ts'
 import { readBlockTree } from './blocks.ts'
 import { isRefused, messageOf, NotionSession, statusOf } from './client.ts'
 import { confirmGone } from './gone.ts'
@@ -282,4 +282,42 @@ async function dataSourceTitle(run: Run, id: string | null): Promise<string | nu
 	}
 	run.dataSources.set(id, title)
 	return title
+}
+
+/**
+ * One failed page read again (the runtime's retry of a failed item). In the trash: gone. A 404 is not taken as gone
+ * here (a full listing confirms that twice): the attempt fails and the item waits for the next one.
+ */
+export async function readNotionPage(
+	ctx: SyncContext<unknown>,
+	pageId: string,
+	options: SyncOptions,
+): Promise<ExternalDocument | 'gone' | 'unchanged'> {
+	const run: Run = {
+		session: await NotionSession.open(ctx, options.apiUrl, options.requestsPerSecond, options.maxRateLimitWaitSeconds),
+		ctx,
+		options,
+		seen: new Set(),
+		dataSources: new Map(),
+		newest: null,
+		oldestFailed: null,
+		// Not the current period (the cursor is not at hand): a page showing others' content is read once more when
+		// a listing next names it, and gets the period's version then.
+		refreshEpoch: 'retried',
+		searchCursor: null,
+	}
+	let listed: Listed
+	try {
+		listed = (await run.session.call((client, auth) => client.pages.retrieve({ auth, page_id: pageId }))) as Listed
+	} catch (error) {
+		if (isRefused(error)) throw new ItemError(`Notion refused the page: ${messageOf(error)}`)
+		throw error
+	}
+	for await (const event of handlePage(run, listed)) {
+		if (event.type === 'delete') return 'gone'
+		if (event.type === 'unchanged') return 'unchanged'
+		if (event.type === 'upsert') return event.document
+		if (event.type === 'failure') throw new ItemError(event.error)
+	}
+	return 'unchanged'
 }
