@@ -7,7 +7,9 @@
  * running sync costs the API.
  *
  *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion|onedrive] [--files 1000] [--rps 3]
- *     [--driver embedded|postgres]
+ *     [--driver embedded|postgres] [--rate-limit-every N]
+ *
+ * `--rate-limit-every N` (notion, onedrive): every N-th provider request answers 429 with `Retry-After: 1`.
  *
  * PostgreSQL: BENCH_DATABASE_URL (an admin URL; a database is created and dropped), else a throwaway server is started.
  */
@@ -31,6 +33,9 @@ const provider = arg('--provider') ?? 'github'
 const files = Number(arg('--files') || 1000) || 1000
 const rps = Number(arg('--rps') ?? 3)
 const driver = arg('--driver') === 'postgres' ? 'postgres' : 'pglite'
+const rateLimitEvery = Number(arg('--rate-limit-every') ?? 0)
+const rateLimits = rateLimitEvery > 0 ? { rateLimitEvery: { every: rateLimitEvery, retryAfter: 1 } } : {}
+let rateLimitedCount = () => 0
 if (driver === 'postgres' && process.env.BENCH_DATABASE_URL)
 	process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL
 const sentence = (i: number) =>
@@ -75,7 +80,8 @@ async function setUp(): Promise<{
 		}
 	}
 	if (provider === 'notion') {
-		const emulator = startNotionEmulator()
+		const emulator = startNotionEmulator(rateLimits)
+		rateLimitedCount = emulator.rateLimitedCount
 		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
 		return {
 			stop: () => emulator.stop(),
@@ -86,7 +92,8 @@ async function setUp(): Promise<{
 		}
 	}
 	if (provider === 'onedrive') {
-		const emulator = startGraphEmulator({ pageSize: 200 })
+		const emulator = startGraphEmulator({ pageSize: 200, ...rateLimits })
+		rateLimitedCount = emulator.rateLimitedCount
 		const drive = emulator.drive('bench')
 		const folder = drive.addFolder('Pages')
 		for (let i = 0; i < files; i++)
@@ -157,7 +164,9 @@ try {
 	during.sort((a, b) => a - b)
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
-	console.log(`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}`)
+	console.log(
+		`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}${rateLimitEvery > 0 ? `, every ${rateLimitEvery}th request refused with 429 (${rateLimitedCount()} refused)` : ''}`,
+	)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,
 	)

@@ -78,6 +78,8 @@ export interface GraphEmulatorOptions {
 	account?: 'personal' | 'business'
 	/** Milliseconds a pre-authenticated download URL works; later it answers 401. Default: forever. */
 	downloadUrlLifetimeMs?: number
+	/** Every `every`-th Graph request, and download, answers 429 with `Retry-After: retryAfter` (throttling). */
+	rateLimitEvery?: { every: number; retryAfter: number }
 }
 
 /** The delegated scopes that let an account kind subscribe to its drive (least privileged first). */
@@ -103,6 +105,9 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	const downloadFaults: { status: number; retryAfter: number | null; times: number }[] = []
 	/** Download URLs issued before this time answer 401 (they lasted "a few minutes"). */
 	let downloadUrlsValidFrom = 0
+	let graphRequests = 0
+	let downloadRequests = 0
+	let rateLimited = 0
 	const drives = new Map<string, Drive>()
 	const codes = new Map<string, { redirectUri: string; challenge: string | null; scope: string; user: string }>()
 	const grants = new Map<string, Grant>()
@@ -426,6 +431,12 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	async function graph(request: Request, url: URL, grant: Grant): Promise<Response> {
 		const parts = url.pathname.split('/').filter(Boolean).slice(1).map(decodeURIComponent)
+		if (options.rateLimitEvery && ++graphRequests % options.rateLimitEvery.every === 0) {
+			rateLimited++
+			return graphError(429, 'TooManyRequests', 'Please retry again later.', {
+				'retry-after': String(options.rateLimitEvery.retryAfter),
+			})
+		}
 		const fault = graphFaults.find((candidate) => candidate.times > 0 && candidate.path.test(url.pathname + url.search))
 		if (fault) {
 			fault.times--
@@ -527,6 +538,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			if (issued < downloadUrlsValidFrom || Date.now() - issued > lifetime) {
 				log.push(`401 download ${id}`)
 				return new Response('<Error><Code>InvalidAuthenticationToken</Code></Error>', { status: 401 })
+			}
+			if (options.rateLimitEvery && ++downloadRequests % options.rateLimitEvery.every === 0) {
+				rateLimited++
+				return new Response('throttled', {
+					status: 429,
+					headers: { 'retry-after': String(options.rateLimitEvery.retryAfter) },
+				})
 			}
 			const fault = downloadFaults.find((candidate) => candidate.times > 0)
 			if (fault) {
@@ -675,6 +693,8 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			revokeAfterDownloads = count
 		},
 		latestRefreshToken: (user: string) => latestRefreshToken.get(user) ?? null,
+		/** How many requests `rateLimitEvery` refused. */
+		rateLimitedCount: () => rateLimited,
 		downloadCount: () => log.filter((line) => line.startsWith('GET content')).length,
 		subscriptions: (user: string) => [...subscriptions.values()].filter((s) => s.user === user),
 		/** A change notification for the subscription, as Graph delivers it; `clientState` forges another. */
