@@ -41,7 +41,13 @@ export type { Transcript, TranscriptTurn } from './pipeline/transcript.ts'
 export { parseSpeakerLine, parseTranscript } from './pipeline/transcript.ts'
 export type * from './plugins/connection-storage.ts'
 export type * from './plugins/connector.ts'
-export { ConnectorAuthError, defineConnector, PROVIDER_ID_PATTERN } from './plugins/connector.ts'
+export {
+	ConnectorAuthError,
+	DEFAULT_WEBHOOK_BODY_BYTES,
+	DEFAULT_WEBHOOK_ROUTE_KEYS,
+	defineConnector,
+	PROVIDER_ID_PATTERN,
+} from './plugins/connector.ts'
 export type * from './plugins/container-storage.ts'
 export type * from './plugins/contract.ts'
 export { PLUGIN_API_VERSION } from './plugins/contract.ts'

@@ -155,6 +155,7 @@ export async function startRuntime(input: {
 					verify: authenticate,
 					publicUrl: settings.publicUrl ?? null,
 					keys: createKeyService({ storage, verifier: verify }),
+					webhookRateLimitPerMinute: settings.webhookRateLimitPerMinute,
 				}
 
 	return {

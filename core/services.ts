@@ -3,7 +3,7 @@ import { completeAuthorization } from './connectors/authorize.ts'
 import { createConnectionService } from './connectors/connection-service.ts'
 import type { ConnectorDeps } from './connectors/deps.ts'
 import { connectorFor } from './connectors/providers.ts'
-import { receiveWebhook } from './connectors/webhooks.ts'
+import { receiveWebhook, webhookBodyLimit } from './connectors/webhooks.ts'
 import { createProfileService } from './containers/profile.ts'
 import { createContainerService } from './containers/service.ts'
 import { createDocumentService } from './documents/service.ts'
@@ -42,7 +42,7 @@ export async function createServices(input: {
 		c.auth.type === 'oauth2' && c.auth.settingsKey ? [c.auth.settingsKey] : [],
 	)
 	const settingsService = createSettingsService({ storage, secrets, settingsKeys })
-	const profileDynamicDays = Number(input.env.MEMORY_PROFILE_DYNAMIC_DAYS ?? 30) || 30
+	const profileDynamicDays = settings.profileDynamicDays
 	const fileService = createFileService({
 		storage,
 		files,
@@ -89,6 +89,8 @@ export async function createServices(input: {
 			completeAuthorization(connectorDeps, connectorFor(connectorDeps, provider), query),
 		/** A provider's push notification. */
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
+		/** The largest notification body a provider sends (404 for one without webhooks). */
+		webhookBodyLimit: (provider: string) => webhookBodyLimit(connectorDeps, provider),
 		/** What the connector runtime's workers use. */
 		connectorDeps,
 		/** Running connector syncs checkpoint and end (the service is stopping). */

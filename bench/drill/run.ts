@@ -20,6 +20,7 @@ import { ingestThroughCrashes } from './crash.ts'
 import { boundedLoad } from './load.ts'
 import { createKey, type DrillProcess, healthWatch, settle, startDrillService } from './service.ts'
 import { sizeRefusals } from './sizes.ts'
+import { webhookFloods } from './webhooks.ts'
 
 const GiB = 1024 ** 3
 const MiB = 1024 ** 2
@@ -56,6 +57,9 @@ async function embeddedPhase() {
 		}
 		for (const size of await sizeRefusals(server.url, keyA, count))
 			row(size.tried, size.expected, size.observed, size.ok)
+
+		for (const flood of await webhookFloods(server.url, 'embedded'))
+			row(flood.tried, flood.expected, flood.observed, flood.ok)
 
 		const tenants = await runTenantFuzz(send, sendTo(server.url, keyB), (id) => settle(server.url, keyA, id))
 		row(
@@ -188,6 +192,9 @@ async function postgresPhase(databaseUrl: string) {
 	let api: DrillProcess = await startDrillService(env, ['--role=api'])
 	let worker: DrillProcess = await startDrillService(env, ['--role=worker'])
 	try {
+		for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
+			row(flood.tried, flood.expected, flood.observed, flood.ok)
+
 		const crash = await ingestThroughCrashes(
 			() => api,
 			key,
@@ -233,11 +240,38 @@ async function phase(name: string, run: () => Promise<void>) {
 	}
 }
 
+/** `--only=webhooks`: the webhook floods alone, on the embedded store and (with DATABASE_URL) on PostgreSQL. */
+async function webhookPhase(databaseUrl: string | undefined) {
+	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
+	const embedded = await startDrillService({ MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir })
+	try {
+		for (const flood of await webhookFloods(embedded.url, 'embedded'))
+			row(flood.tried, flood.expected, flood.observed, flood.ok)
+	} finally {
+		await embedded.crash()
+		rmSync(dataDir, { recursive: true, force: true })
+	}
+	if (!databaseUrl) return
+	await withDrillDatabase(databaseUrl, async (url) => {
+		const api = await startDrillService({ DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir }, ['--role=api'])
+		try {
+			for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
+				row(flood.tried, flood.expected, flood.observed, flood.ok)
+		} finally {
+			await api.crash()
+		}
+	})
+}
+
 const started = new Date()
-await phase('embedded phase', embeddedPhase)
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-if (databaseUrl) await phase('PostgreSQL phase', () => withDrillDatabase(databaseUrl, postgresPhase))
-else row('PostgreSQL kill -9 of api and worker', 'run with DATABASE_URL', 'skipped: no DATABASE_URL', false)
+if (process.argv.includes('--only=webhooks')) {
+	await phase('webhook floods', () => webhookPhase(databaseUrl))
+} else {
+	await phase('embedded phase', embeddedPhase)
+	if (databaseUrl) await phase('PostgreSQL phase', () => withDrillDatabase(databaseUrl, postgresPhase))
+	else row('PostgreSQL kill -9 of api and worker', 'run with DATABASE_URL', 'skipped: no DATABASE_URL', false)
+}
 
 console.log(`Reliability drill, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC`)
 console.log(await describeMachine(databaseUrl))

@@ -15,6 +15,10 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 			const hook = request.headers.get('x-github-hook-id')
 			return hook ? [hook] : []
 		},
+		maxRouteKeys: 1,
+		// GitHub caps payloads at 25 MB (docs.github.com, "Webhook events and payloads", Payload cap); the signature is an
+		// HMAC over the raw body, checked before anything parses it.
+		maxBodyBytes: 25 * 1024 * 1024,
 		async verify(request, secret) {
 			const signature = request.headers.get('x-hub-signature-256')
 			if (!signature) return false

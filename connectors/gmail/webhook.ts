@@ -21,7 +21,24 @@ interface PushEnvelope {
 	message?: { data?: string; messageId?: string; message_id?: string }
 }
 
-function envelopeOf(request: WebhookRequest): { emailAddress: string | null; messageId: string | null } {
+interface Envelope {
+	emailAddress: string | null
+	messageId: string | null
+}
+
+/** Each notification's body is parsed once, however many of the spec's functions read it. */
+const envelopes = new WeakMap<WebhookRequest, Envelope>()
+
+function envelopeOf(request: WebhookRequest): Envelope {
+	let envelope = envelopes.get(request)
+	if (!envelope) {
+		envelope = parseEnvelope(request)
+		envelopes.set(request, envelope)
+	}
+	return envelope
+}
+
+function parseEnvelope(request: WebhookRequest): Envelope {
 	try {
 		const envelope = JSON.parse(request.body) as PushEnvelope
 		const data = JSON.parse(Buffer.from(envelope.message?.data ?? '', 'base64').toString('utf8')) as {
@@ -70,7 +87,9 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 			const { emailAddress } = envelopeOf(request)
 			return emailAddress ? [emailAddress] : []
 		},
-		async verify(request) {
+		maxRouteKeys: 1,
+		// Google signs the push itself: a forged one is refused before any mailbox is looked up.
+		async authenticate(request) {
 			if (!options.audience) return false
 			const token = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]
 			if (!token) return false

@@ -66,6 +66,7 @@ export function driveWebhook(apiUrl: string | undefined, lifetimeMs: number): We
 			const id = request.headers.get('x-goog-channel-id')
 			return id ? [id] : []
 		},
+		maxRouteKeys: 1,
 		verify: tokenMatches,
 		deliveryId: (request) => {
 			const number = request.headers.get('x-goog-message-number')

@@ -8,7 +8,15 @@ interface Delivery {
 	verification_token?: unknown
 }
 
+/** Each delivery's body is parsed once, however many of the spec's functions read it. */
+const deliveries = new WeakMap<WebhookRequest, Delivery | null>()
+
 function parse(request: WebhookRequest): Delivery | null {
+	if (!deliveries.has(request)) deliveries.set(request, parseDelivery(request))
+	return deliveries.get(request) ?? null
+}
+
+function parseDelivery(request: WebhookRequest): Delivery | null {
 	try {
 		const body = JSON.parse(request.body) as unknown
 		return body && typeof body === 'object' && !Array.isArray(body) ? (body as Delivery) : null
@@ -37,6 +45,7 @@ export function notionWebhook(options: {
 			const workspace = parse(request)?.workspace_id
 			return typeof workspace === 'string' && workspace ? [workspace] : []
 		},
+		maxRouteKeys: 1,
 		handshake(request) {
 			const body = parse(request)
 			if (typeof body?.verification_token !== 'string' || body.type !== undefined) return null
@@ -48,7 +57,8 @@ export function notionWebhook(options: {
 				)
 			return Response.json({ received: true })
 		},
-		async verify(request) {
+		// Signed with the integration's verification token, not a subscription's secret: checked before any lookup.
+		async authenticate(request) {
 			const signature = request.headers.get('x-notion-signature')
 			if (!signature) return false
 			const { verifyWebhookSignature } = await import('@notionhq/client')

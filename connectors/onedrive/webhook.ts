@@ -10,7 +10,19 @@ interface Notification {
 	lifecycleEvent?: string
 }
 
+/** Each delivery's body is parsed once, however many of the spec's functions read it. */
+const parsed = new WeakMap<WebhookRequest, Notification[]>()
+
 function notificationsOf(request: WebhookRequest): Notification[] {
+	let notifications = parsed.get(request)
+	if (!notifications) {
+		notifications = parseNotifications(request)
+		parsed.set(request, notifications)
+	}
+	return notifications
+}
+
+function parseNotifications(request: WebhookRequest): Notification[] {
 	try {
 		const body = JSON.parse(request.body) as { value?: unknown }
 		return Array.isArray(body.value) ? (body.value.filter((n) => n && typeof n === 'object') as Notification[]) : []
@@ -64,8 +76,12 @@ export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSetti
 	}
 	return {
 		routeKeys: (request) => [
-			...new Set(notificationsOf(request).flatMap((n) => (n.subscriptionId ? [n.subscriptionId] : []))),
+			...new Set(
+				notificationsOf(request).flatMap((n) => (typeof n.subscriptionId === 'string' ? [n.subscriptionId] : [])),
+			),
 		],
+		// Graph batches a few notifications per POST, one per subscription it concerns; every connection here has one.
+		maxRouteKeys: 100,
 		// Graph checks a new notification URL by POSTing a validationToken, to be echoed as plain text within 10 s.
 		handshake(request) {
 			const token = request.query.get('validationToken')

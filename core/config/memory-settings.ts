@@ -10,6 +10,8 @@ export interface MemorySettings {
 	 * quiet still forms memories (MEMORY_DREAMING_MAX_WAIT_SECONDS, default 300).
 	 */
 	dreamingMaxWaitSeconds: number
+	/** The profile's dynamic part shows memories of the last this many days (MEMORY_PROFILE_DYNAMIC_DAYS, default 30). */
+	profileDynamicDays: number
 }
 
 type Env = Record<string, string | undefined>
@@ -20,5 +22,6 @@ export function memorySettingsFromEnv(env: Env, integer: Integer): MemorySetting
 	return {
 		dreamingQuietSeconds: quiet,
 		dreamingMaxWaitSeconds: Math.max(quiet, integer(env, 'MEMORY_DREAMING_MAX_WAIT_SECONDS', 300, 0)),
+		profileDynamicDays: integer(env, 'MEMORY_PROFILE_DYNAMIC_DAYS', 30, 1),
 	}
 }

@@ -18,6 +18,8 @@ export interface ServiceSettings extends IngestSettings, MemorySettings, Surface
 	keyCacheSeconds: number
 	/** Requests a minute per API key (token bucket); 0 turns rate limiting off. */
 	rateLimitPerMinute: number
+	/** Requests a minute per source address on the unauthenticated webhook routes; 0 turns that limit off. */
+	webhookRateLimitPerMinute: number
 	/** How long a webhook-triggered connector sync waits for more notifications before it starts. */
 	webhookDebounceSeconds: number
 	logLevel: string
@@ -46,6 +48,7 @@ export function settingsFromEnv(env: Env): ServiceSettings {
 		workerConcurrency: integer(env, 'MEMORY_WORKER_CONCURRENCY', 4, 1),
 		keyCacheSeconds: integer(env, 'MEMORY_KEY_CACHE_SECONDS', 10),
 		rateLimitPerMinute: integer(env, 'MEMORY_RATE_LIMIT_PER_MINUTE', 0),
+		webhookRateLimitPerMinute: integer(env, 'MEMORY_WEBHOOK_RATE_LIMIT_PER_MINUTE', 600),
 		webhookDebounceSeconds: integer(env, 'MEMORY_WEBHOOK_DEBOUNCE_SECONDS', 60),
 		logLevel: env.LOG_LEVEL || 'info',
 		...ingestSettingsFromEnv(env, integer),

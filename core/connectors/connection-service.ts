@@ -201,6 +201,13 @@ export function createConnectionService(deps: ConnectorDeps) {
 			return remove(scope, await owned(scope, id), deleteDocuments)
 		},
 
+		/** Every connection of the organization, with its schedule, subscriptions and grant (an organization reset). */
+		async deleteAll(scope: Scope): Promise<number> {
+			const connections = await storage.connections.list(scope, {})
+			for (const connection of connections) await remove(scope, connection, false)
+			return connections.length
+		},
+
 		async deleteByProvider(scope: Scope, provider: string, containerTags: string[], deleteDocuments = true) {
 			connectorFor(deps, provider)
 			const connections = await storage.connections.list(scope, { provider, containerTags })

@@ -1,5 +1,5 @@
 import { HttpError } from '../errors.ts'
-import type { WebhookRequest } from '../plugins/connector.ts'
+import { DEFAULT_WEBHOOK_BODY_BYTES, DEFAULT_WEBHOOK_ROUTE_KEYS, type WebhookRequest } from '../plugins/connector.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
 import { connectorFor } from './providers.ts'
@@ -7,9 +7,49 @@ import { connectorFor } from './providers.ts'
 const refused = (details: string) => new HttpError(401, 'Webhook refused', details)
 
 /**
- * One provider's notification: verified against the secret of the subscription it names, refused when replayed,
- * then a (debounced) incremental sync of each connection it concerns. Nothing else happens before the answer.
+ * One provider's notification: bounded in size and in the subscriptions it may name, checked against the provider's
+ * own signature before any lookup where it has one, the subscriptions it names found in one query and verified
+ * against their secrets, refused when replayed, then a (debounced) incremental sync of each connection it concerns.
+ * Nothing else happens before the answer.
  */
+/** The largest body the provider's notifications may have (404 for a provider without webhooks). */
+export function webhookBodyLimit(deps: ConnectorDeps, provider: string): number {
+	const webhook = connectorFor(deps, provider).webhook
+	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
+	return webhook.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES
+}
+
+const bodyTooLarge = (provider: string, bytes: number | null, limit: number) =>
+	new HttpError(
+		413,
+		'Payload too large',
+		`the body is ${bytes === null ? 'over the limit' : `${bytes} bytes`}; ${provider} notifications take ${limit}`,
+	)
+
+/**
+ * The body of a notification, refused (413) as soon as it is declared or read past `limit`: what is over is never
+ * read.
+ */
+export async function readWebhookBody(provider: string, request: Request, limit: number): Promise<string> {
+	const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+	if (declared > limit) throw bodyTooLarge(provider, declared, limit)
+	if (!request.body) return ''
+	const chunks: Uint8Array[] = []
+	let received = 0
+	const reader = request.body.getReader()
+	for (;;) {
+		const { done, value } = await reader.read()
+		if (done) break
+		received += value.byteLength
+		if (received > limit) {
+			await reader.cancel().catch(() => {})
+			throw bodyTooLarge(provider, null, limit)
+		}
+		chunks.push(value)
+	}
+	return Buffer.concat(chunks).toString('utf8')
+}
+
 export async function receiveWebhook(
 	deps: ConnectorDeps,
 	provider: string,
@@ -18,17 +58,36 @@ export async function receiveWebhook(
 	const connector = connectorFor(deps, provider)
 	const webhook = connector.webhook
 	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
+	const maxBytes = webhook.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES
+	const bytes = Buffer.byteLength(request.body)
+	if (bytes > maxBytes) {
+		throw new HttpError(
+			413,
+			'Payload too large',
+			`the body is ${bytes} bytes; ${provider} notifications take ${maxBytes}`,
+		)
+	}
 	const handshake = webhook.handshake?.(request)
 	if (handshake) return handshake
-	const subscriptions = (
-		await Promise.all(
-			webhook.routeKeys(request).map((key) => deps.storage.connections.subscriptionsByRoute(provider, key)),
+	if (webhook.authenticate && !(await webhook.authenticate(request))) throw refused('the signature does not match')
+	const routeKeys = [...new Set(webhook.routeKeys(request))]
+	const maxKeys = webhook.maxRouteKeys ?? DEFAULT_WEBHOOK_ROUTE_KEYS
+	if (routeKeys.length > maxKeys) {
+		throw new HttpError(
+			400,
+			'Invalid notification',
+			`the notification names ${routeKeys.length} subscriptions; ${provider} sends at most ${maxKeys}`,
 		)
-	).flat()
+	}
+	const subscriptions = await deps.storage.connections.subscriptionsByRoutes(provider, routeKeys)
 	if (subscriptions.length === 0) throw refused('the notification names no known subscription')
 	const verified = []
 	for (const subscription of subscriptions) {
-		if (await webhook.verify(request, deps.secrets.open(subscription.secret))) verified.push(subscription)
+		// Without `verify`, `authenticate` (which passed above) is the only check; a spec with neither accepts nothing.
+		const ok = webhook.verify
+			? await webhook.verify(request, deps.secrets.open(subscription.secret))
+			: webhook.authenticate !== undefined
+		if (ok) verified.push(subscription)
 	}
 	if (verified.length === 0) throw refused('the signature does not match')
 	const delivery = webhook.deliveryId?.(request)

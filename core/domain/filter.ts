@@ -6,7 +6,7 @@ export type FilterType = (typeof FILTER_TYPES)[number]
 export const NUMERIC_OPERATORS = ['>', '<', '>=', '<=', '='] as const
 export type NumericOperator = (typeof NUMERIC_OPERATORS)[number]
 
-/** A validated, normalised condition: booleans are booleans, defaults are filled in. */
+/** A validated, normalized condition: booleans are booleans, defaults are filled in. */
 export interface FilterCondition {
 	key: string
 	value: string

@@ -20,7 +20,7 @@ type Input = Record<string, unknown>
 
 /**
  * Validates a QueryFilter from a request (the published API's `filters`: AND/OR groups of metadata conditions), given
- * as an object or as a JSON string of one, and returns it normalised. Every problem throws a 400 whose details name the path, such as `filters.AND[0].OR[2].key`.
+ * as an object or as a JSON string of one, and returns it normalized. Every problem throws a 400 whose details name the path, such as `filters.AND[0].OR[2].key`.
  */
 export function parseQueryFilter(input: unknown, field = 'filters'): QueryFilter {
 	return parseGroup(typeof input === 'string' ? parseJson(input, field) : input, field, 1, field)

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../logger.ts'
+import { rememberAddress } from './client-address.ts'
 import { apiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
@@ -27,7 +28,9 @@ export function httpFrame(options: FrameOptions) {
 			.use(errorHandling(options.logger))
 			.onRequest((context) => {
 				checkDeclaredSize(context.request, options)
-				context.request = guardBody(context.request, options)
+				const original = context.request
+				context.request = guardBody(original, options)
+				rememberAddress(context.server, original, context.request)
 				arrivedAt.set(context.request, performance.now())
 			})
 			// Server time of every successful request (browsers' developer tools and the benches read it); error responses

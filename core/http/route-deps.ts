@@ -10,4 +10,6 @@ export interface RouteDeps extends Omit<Services, 'connectorDeps' | 'stopConnect
 	publicUrl: string | null
 	/** The organization's API keys (create, list, revoke). */
 	keys: KeyService
+	/** Requests a minute per source address on the webhook routes (0: no limit). */
+	webhookRateLimitPerMinute: number
 }

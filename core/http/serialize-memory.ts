@@ -25,7 +25,7 @@ export function memoryOfDocument(memory: MemoryRecord) {
 	}
 }
 
-/** POST /v4/memories `memories[]` (§7.10). */
+/** POST /v4/memories `memories[]`. */
 export function createdMemory(memory: MemoryRecord) {
 	return {
 		id: memory.id,
@@ -38,7 +38,7 @@ export function createdMemory(memory: MemoryRecord) {
 	}
 }
 
-/** PATCH /v4/memories (§7.12). */
+/** PATCH /v4/memories. */
 export function updatedMemory(memory: MemoryRecord) {
 	return {
 		id: memory.id,
@@ -62,7 +62,7 @@ function temporalContext(memory: MemoryRecord): Record<string, unknown> | null {
 	return Object.keys(context).length > 0 ? context : null
 }
 
-/** POST /v4/memories/list `memoryEntries[]` (§7.11). */
+/** POST /v4/memories/list `memoryEntries[]`. */
 export function memoryEntry({ memory, history, relations }: MemoryListEntry) {
 	return {
 		id: memory.id,
@@ -105,7 +105,7 @@ export interface SearchIncludes {
 	summaries: boolean
 }
 
-/** POST /v4/search `results[]` (§7.8): memory results carry `memory`, chunk results `chunk`. */
+/** POST /v4/search `results[]`: memory results carry `memory`, chunk results `chunk`. */
 export function searchResult(hit: SearchHit, include: SearchIncludes) {
 	if (hit.kind === 'chunk') {
 		return {

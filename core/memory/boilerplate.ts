@@ -21,9 +21,9 @@ export interface CountedLines {
 }
 
 function fingerprint(line: string): string | null {
-	const normalised = line.trim().replace(/\s+/g, ' ').toLowerCase()
-	if (normalised.length < MIN_LINE_CHARS) return null
-	return new Bun.CryptoHasher('sha256').update(normalised).digest('hex').slice(0, 24)
+	const normalized = line.trim().replace(/\s+/g, ' ').toLowerCase()
+	if (normalized.length < MIN_LINE_CHARS) return null
+	return new Bun.CryptoHasher('sha256').update(normalized).digest('hex').slice(0, 24)
 }
 
 export function countedLines(text: string, turns: ConversationTurn[] | null): CountedLines {

@@ -3,7 +3,7 @@ import type { FormationContext, FormationPlan, NewMemory, SourceRef } from '../p
 import { findDuplicate, findExtended, nearestOf, sameFact, union, type Working, working } from './link-rules.ts'
 import { contentWords } from './normalize.ts'
 
-/** A statement ready to be linked: normalised keys, its vector and where it came from. */
+/** A statement ready to be linked: normalized keys, its vector and where it came from. */
 export interface PreparedCandidate {
 	content: string
 	contentKey: string
@@ -30,7 +30,7 @@ export type LinkOutcome =
 
 /**
  * Decides, statement by statement and in order, what each candidate is against the container's latest memories and
- * the ones this plan already made: (1) the same statement (same normalised text, or a near-duplicate) adds a source
+ * the ones this plan already made: (1) the same statement (same normalized text, or a near-duplicate) adds a source
  * to the existing memory; (2) the same subject and attribute with another value makes the next version (`updates`);
  * (3) a statement that contains an existing one and adds detail `extends` it; (4) a statement inferred from others of
  * the list `derives` from them. Everything else is a new memory. Pure: the caller writes the plan.

@@ -8,8 +8,8 @@ const EMBED_BATCH = 64
 const MAX_MEMORY_CHARS = 10_000
 /**
  * Stored neighbours per candidate considered for near-duplicates and extensions. Both rules only ever match the
- * closest few: 1,000 LoCoMo chat documents form the same 9,821 memories with 4 as with 8, and the formation's
- * context read and linking (on one container's critical path) handle half the rows.
+ * closest few, so 4 forms the same memories as 8 while the formation's context read and linking (on one container's
+ * critical path) handle half the rows (docs/measurements.md).
  */
 const NEIGHBOURS = 4
 
@@ -20,7 +20,7 @@ export interface CandidateDefaults {
 }
 
 /**
- * Cleans extractor output (empty and repeated statements go, keys are normalised, turn sources gain their chunk
+ * Cleans extractor output (empty and repeated statements go, keys are normalized, turn sources gain their chunk
  * positions) and embeds what is left in batches.
  */
 export async function prepareCandidates(

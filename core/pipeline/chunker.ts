@@ -1,6 +1,6 @@
 import { chunkDocument } from './chunker/document.ts'
 import { chunkLongText } from './chunker/long-text.ts'
-import { normalise } from './chunker/normalise.ts'
+import { normalize } from './chunker/normalize.ts'
 import { chunkTranscript } from './chunker/transcript-chunks.ts'
 import { parseTranscript } from './transcript.ts'
 
@@ -50,10 +50,10 @@ function* chunkContents(text: string, options: ChunkOptions, pieceChars: number)
 		yield* chunkLongText(text, maxChars, targetChars, pieceChars)
 		return
 	}
-	const normalised = normalise(text)
-	if (normalised === '') return
-	const transcript = parseTranscript(normalised)
-	const contents = transcript ? chunkTranscript(transcript, maxChars, targetChars) : chunkDocument(normalised, maxChars)
+	const normalized = normalize(text)
+	if (normalized === '') return
+	const transcript = parseTranscript(normalized)
+	const contents = transcript ? chunkTranscript(transcript, maxChars, targetChars) : chunkDocument(normalized, maxChars)
 	yield contents
 }
 

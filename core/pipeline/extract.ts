@@ -8,7 +8,7 @@ import type { Ocr } from './extract/image.ts'
 import { type FileKind, KINDS } from './extract/kinds.ts'
 import { plainText } from './extract/plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './extract/structured.ts'
-import { deriveTitle, normaliseText, titleFromFileName } from './extract/text.ts'
+import { deriveTitle, normalizeExtractedText, titleFromFileName } from './extract/text.ts'
 
 export { deriveTitle } from './extract/text.ts'
 
@@ -60,7 +60,7 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 	if (url) return withTitle(document, await extractUrl(url, required(deps)), null)
 	const structured = parseStructured(document.content)
 	if (structured) {
-		const text = normaliseText(structuredToText(structured))
+		const text = normalizeExtractedText(structuredToText(structured))
 		return withTitle(document, { text, title: structuredTitle(structured), type: document.type }, null)
 	}
 	return withTitle(document, { ...plainText(document.content), type: document.type }, null)

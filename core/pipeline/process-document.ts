@@ -56,7 +56,7 @@ interface RunState {
 	/** The attempt's budget: limits for work in worker threads, whose signal aborts once the time is spent. */
 	limits: IsolationLimits
 	/**
-	 * The text as stored (storage may normalise it), so a retried run splits it the same way: kept from extraction,
+	 * The text as stored (storage may normalize it), so a retried run splits it the same way: kept from extraction,
 	 * read by a run that resumes after it.
 	 */
 	text?: string

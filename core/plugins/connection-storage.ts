@@ -191,7 +191,8 @@ export interface ConnectionStore {
 		subscriptions: Omit<SubscriptionRecord, 'id' | 'connectionId' | 'orgId' | 'provider'>[],
 	): Promise<void>
 	subscriptions(connectionId: string): Promise<SubscriptionRecord[]>
-	subscriptionsByRoute(provider: string, routeKey: string): Promise<SubscriptionRecord[]>
+	/** The provider's subscriptions whose route key is one of `routeKeys`, in one query. */
+	subscriptionsByRoutes(provider: string, routeKeys: string[]): Promise<SubscriptionRecord[]>
 	/** Subscriptions lapsing before `before` (ISO), for renewal. */
 	expiring(before: string): Promise<SubscriptionRecord[]>
 	setSubscriptionExpiry(id: string, expiresAt: string | null): Promise<void>

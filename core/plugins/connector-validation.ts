@@ -56,7 +56,14 @@ export function validateConnector(connector: ConnectorPlugin, label: string, see
 		fail('resources.configure is missing')
 	}
 	if (connector.webhook) {
-		if (typeof connector.webhook.verify !== 'function') fail('webhook.verify is missing')
-		if (typeof connector.webhook.routeKeys !== 'function') fail('webhook.routeKeys is missing')
+		const { verify, authenticate, routeKeys, maxRouteKeys, maxBodyBytes } = connector.webhook
+		if (typeof verify !== 'function' && typeof authenticate !== 'function') {
+			fail('webhook.verify or webhook.authenticate is missing')
+		}
+		if (typeof routeKeys !== 'function') fail('webhook.routeKeys is missing')
+		for (const [name, value] of Object.entries({ maxRouteKeys, maxBodyBytes })) {
+			if (value !== undefined && !(Number.isInteger(value) && value > 0))
+				fail(`webhook.${name} must be a positive integer`)
+		}
 	}
 }

@@ -233,13 +233,33 @@ export interface SubscribeResult {
 	failures: { scope: string; error: string }[]
 }
 
+/** Route keys a notification may name unless its connector declares more (`WebhookSpec.maxRouteKeys`). */
+export const DEFAULT_WEBHOOK_ROUTE_KEYS = 10
+/** Body size a notification may have unless its connector declares more (`WebhookSpec.maxBodyBytes`). */
+export const DEFAULT_WEBHOOK_BODY_BYTES = 1024 * 1024
+
 export interface WebhookSpec<Settings> {
 	/** Route keys of the subscriptions the notification may belong to (read before it is verified). */
 	routeKeys(request: WebhookRequest): string[]
+	/**
+	 * Most distinct route keys the provider ever puts in one notification: beyond it the notification is refused (400)
+	 * before any lookup. DEFAULT_WEBHOOK_ROUTE_KEYS unless given.
+	 */
+	maxRouteKeys?: number
+	/**
+	 * Largest body the provider ever sends: a larger one is refused (413) before it is parsed. At most the service's
+	 * body limit; DEFAULT_WEBHOOK_BODY_BYTES unless given.
+	 */
+	maxBodyBytes?: number
 	/** A handshake to answer as is (a validation token echo), or null for a notification. */
 	handshake?(request: WebhookRequest): Response | null
+	/**
+	 * Checks what needs no subscription's secret (a token the provider signed, an integration-wide signing secret)
+	 * before any subscription is looked up, so a forged notification costs no query. With it, `verify` may be left out.
+	 */
+	authenticate?(request: WebhookRequest): boolean | Promise<boolean>
 	/** Checks the signature or token with the subscription's secret (constant time). */
-	verify(request: WebhookRequest, secret: string): boolean | Promise<boolean>
+	verify?(request: WebhookRequest, secret: string): boolean | Promise<boolean>
 	/** The delivery's unique id: a second delivery with the same id is a replay and refused. */
 	deliveryId?(request: WebhookRequest): string | null
 	/** Whether this notification asks for a sync of the connection (a push to another branch does not). */

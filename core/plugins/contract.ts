@@ -91,7 +91,7 @@ export interface MemoryCandidate {
 	content: string
 	/** Durable trait (identity, relationship, work, home, lasting preference) rather than an event or passing state. */
 	isStatic: boolean
-	/** Who or what the statement is about, normalised ("Caroline"); null when unclear. */
+	/** Who or what the statement is about, normalized ("Caroline"); null when unclear. */
 	subject: string | null
 	/**
 	 * What about the subject it states, as a short stable key ("residence", "job", "pet", "favourite food"): two

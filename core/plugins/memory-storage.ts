@@ -266,7 +266,7 @@ export interface MemoryVectorHit {
 
 export interface MemoryTextHit {
 	memoryId: string
-	/** Full-text rank normalised to 0..1. */
+	/** Full-text rank normalized to 0..1. */
 	rank: number
 	/** Share of the query's words (as full-text lexemes) the memory contains, 0..1. */
 	coverage: number

@@ -180,7 +180,7 @@ export interface DocumentStore {
 	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
 	/**
 	 * Stores the text extracted from the content `contentHash` names, with its title and type, unless the document's
-	 * content changed meanwhile; returns the text as stored (storage may normalise it).
+	 * content changed meanwhile; returns the text as stored (storage may normalize it).
 	 */
 	setExtracted(
 		id: string,
@@ -255,7 +255,7 @@ export interface VectorHit {
 export interface TextHit {
 	chunkId: string
 	documentId: string
-	/** Full-text rank normalised to 0..1. */
+	/** Full-text rank normalized to 0..1. */
 	rank: number
 	/** Share of the query's words (as full-text lexemes) the chunk contains, 0..1. */
 	coverage?: number

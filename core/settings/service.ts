@@ -38,6 +38,15 @@ export function createSettingsService(deps: {
 		return view
 	}
 
+	/** Refuses a reset whose confirmation is not the organization's slug. */
+	async function assertResetConfirmation(scope: Scope, confirmation: string) {
+		const org = await storage.orgs.byId(scope.orgId)
+		const slug = orgSlug(org?.name ?? '')
+		if (confirmation !== slug) {
+			throw badRequest(`confirmation must be the organization's slug ("${slug}") to confirm deleting all content`)
+		}
+	}
+
 	return {
 		settingsKeys,
 
@@ -89,12 +98,10 @@ export function createSettingsService(deps: {
 			return present(next)
 		},
 
+		assertResetConfirmation,
+
 		async reset(scope: Scope, confirmation: string) {
-			const org = await storage.orgs.byId(scope.orgId)
-			const slug = orgSlug(org?.name ?? '')
-			if (confirmation !== slug) {
-				throw badRequest(`confirmation must be the organization's slug ("${slug}") to confirm deleting all content`)
-			}
+			await assertResetConfirmation(scope, confirmation)
 			// Memory rows (every version) and container-tag settings first, so the count covers all of them.
 			const cleared = await storage.containers.clearOrg(scope.orgId)
 			const { deletedIds } = await storage.documents.deleteMany(scope, { all: true })

@@ -2,9 +2,10 @@ import { HttpError } from '../errors.ts'
 
 /**
  * Per-key token bucket: `perMinute` requests a minute on average, bursts up to the same number. In-process, so with
- * several API processes each enforces the limit on its own share of the traffic. `perMinute` 0 turns it off.
+ * several API processes each enforces the limit on its own share of the traffic. `perMinute` 0 turns it off. `subject`
+ * names what a key is in the 429's details (an API key, a source address).
  */
-export function createRateLimiter(perMinute: number, now: () => number = Date.now) {
+export function createRateLimiter(perMinute: number, now: () => number = Date.now, subject = 'this API key') {
 	const buckets = new Map<string, { tokens: number; at: number }>()
 	const refillPerMs = perMinute / 60_000
 
@@ -20,7 +21,7 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
 			throw new HttpError(
 				429,
 				'Too many requests',
-				`the rate limit of this API key is ${perMinute} requests per minute`,
+				`the rate limit of ${subject} is ${perMinute} requests per minute`,
 				{
 					'retry-after': String(retryAfter),
 				},

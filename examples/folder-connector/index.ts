@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join, relative } from 'node:path'
-import { defineConnector, type SyncEvent } from '../../core/index.ts'
+import { defineConnector, type SyncEvent } from '@memory-service/plugin-api'
 
 /**
  * An example third-party connector: the files of a folder on the server. It shows the whole contract in one file: no

@@ -23,7 +23,7 @@ const IRREGULAR: Record<string, string[]> = {
 	"ain't": ['is', 'not'],
 }
 
-/** Lower case, compatibility forms folded (ligatures, full-width letters), accents and curly apostrophes normalised. */
+/** Lower case, compatibility forms folded (ligatures, full-width letters), accents and curly apostrophes normalized. */
 export function normalizeText(text: string): string {
 	return text
 		.normalize('NFKD')

@@ -27,7 +27,7 @@ export class WordVectors {
 		this.sum = new Float64Array(this.dimensions)
 	}
 
-	/** SIF-weighted sum of the known words' vectors (the common component is already removed from them), normalised. */
+	/** SIF-weighted sum of the known words' vectors (the common component is already removed from them), normalized. */
 	sentenceVector(text: string): Float32Array {
 		const { dimensions, sum, matrix } = this
 		sum.fill(0)

@@ -259,13 +259,19 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 				{ externalId: 'h1', routeKey: 'r1', secret: 'sealed', expiresAt: null, data: { repository: 'o/r' } },
 				{ externalId: 'h2', routeKey: 'r2', secret: 'sealed', expiresAt: soon, data: {} },
 			])
-			const [routed] = await storage.connections.subscriptionsByRoute('github', 'r1')
+			const [routed] = await storage.connections.subscriptionsByRoutes('github', ['r1'])
 			expect(routed).toMatchObject({
 				connectionId: c.id,
 				orgId: scope.orgId,
 				externalId: 'h1',
 				data: { repository: 'o/r' },
 			})
+			const routes = await storage.connections.subscriptionsByRoutes('github', ['r2', 'unknown', 'r1', 'r1'])
+			const mine = routes.filter((s) => s.connectionId === c.id)
+			expect(mine.map((s) => s.externalId).sort()).toEqual(['h1', 'h2'])
+			const otherProvider = await storage.connections.subscriptionsByRoutes('notion', ['r1', 'r2'])
+			expect(otherProvider.filter((s) => s.connectionId === c.id)).toEqual([])
+			expect(await storage.connections.subscriptionsByRoutes('github', [])).toEqual([])
 			const expiring = await storage.connections.expiring(new Date(Date.now() + 120_000).toISOString())
 			expect(expiring.filter((s) => s.connectionId === c.id).map((s) => s.externalId)).toEqual(['h2'])
 			await storage.connections.setSubscriptionExpiry(expiring.find((s) => s.externalId === 'h2')!.id, inOneHour())

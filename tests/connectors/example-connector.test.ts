@@ -14,9 +14,11 @@ import { waitFor } from '../../testkit/wait.ts'
 
 const root = join(import.meta.dir, '..', '..')
 
-/** The example connector, loaded the way a user adds a third-party one: from memory.config.ts, with no core change. */
+/** The example connector, loaded the way a user adds a third-party one: a package and one config line, no core change. */
 describe('example folder connector from memory.config.ts', () => {
-	const dir = mkdtempSync(join(tmpdir(), 'example-connector-'))
+	// Inside the checkout, so the config resolves the package by name from its node_modules.
+	mkdirSync(join(root, '.cache'), { recursive: true })
+	const dir = mkdtempSync(join(root, '.cache', 'example-connector-'))
 	const folder = join(dir, 'notes')
 	let service: Service
 	let key: string
@@ -46,25 +48,18 @@ describe('example folder connector from memory.config.ts', () => {
 		writeFileSync(join(folder, 'sub', 'bikes.txt'), 'The blue bike needs new brakes.')
 		writeFileSync(join(folder, 'report.pdf'), await samplePdf('Harvest report', ['The pumpkin harvest weighed 40 kg.']))
 		writeFileSync(join(folder, 'archive.zip'), zipSync({ 'a.txt': strToU8('inside a zip') }))
+		// The connector is a package of its own, installed by name; the config adds it to the defaults in one line.
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
-			`import { defineConfig, embeddedDatabaseDir } from '${root}/core/index.ts'
-import { folderConnector } from '${root}/examples/folder-connector/index.ts'
-import { embedderLocal } from '${root}/plugins/embedder-local/index.ts'
-import { storagePostgres } from '${root}/plugins/storage-postgres/index.ts'
-
-export default defineConfig({
-	plugins: (settings) => [
-		storagePostgres({ dataDir: embeddedDatabaseDir(settings.dataDir) }),
-		embedderLocal({ cacheDir: '${SHARED_EMBEDDER_CACHE}' }),
-		folderConnector({ root: '${folder}' }),
-	],
-})
+			`import { folderConnector } from '@memory-service/example-folder-connector'
+export default { plugins: (settings, defaults) => [...defaults, folderConnector({ root: '${folder}' })] }
 `,
 		)
 		const config = await loadConfig({
 			MEMORY_CONFIG: join(dir, 'memory.config.ts'),
 			MEMORY_DATA_DIR: join(dir, 'data'),
+			MEMORY_EMBEDDER: 'local',
+			MEMORY_CACHE_DIR: SHARED_EMBEDDER_CACHE,
 		})
 		expect(config.plugins.map((plugin) => plugin.name)).toContain('folder')
 		service = await startService({

@@ -21,7 +21,7 @@ describe('built-in gmail connector', () => {
 		})
 		// Without a push audience every push is refused, whatever its token.
 		const push = { headers: new Headers({ authorization: 'Bearer x.y.z' }), body: '{}', query: new URLSearchParams() }
-		expect(await connector!.webhook!.verify(push, '')).toBe(false)
+		expect(await connector!.webhook!.authenticate!(push)).toBe(false)
 		await expect(connectorsFromEnv({ MEMORY_CONNECTORS: 'gmail', GMAIL_MAX_MESSAGE_BYTES: 'big' })).rejects.toThrow(
 			'GMAIL_MAX_MESSAGE_BYTES must be a whole number of bytes',
 		)

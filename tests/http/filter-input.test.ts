@@ -17,7 +17,7 @@ function rejection(input: unknown, field?: string): string {
 
 const condition = (extra: Record<string, unknown> = {}) => ({ key: 'k', value: 'v', ...extra })
 
-const normalised: FilterCondition = {
+const normalized: FilterCondition = {
 	key: 'k',
 	value: 'v',
 	filterType: 'metadata',
@@ -34,7 +34,7 @@ function nested(levels: number, leaf: object = condition()): object {
 }
 
 describe('parseQueryFilter', () => {
-	it('normalises a condition with defaults for the optional fields', () => {
+	it('normalizes a condition with defaults for the optional fields', () => {
 		expect(parseQueryFilter({ AND: [{ key: 'category', value: 'news' }] })).toEqual({
 			AND: [
 				{
@@ -170,7 +170,7 @@ describe('parseQueryFilter', () => {
 		expect(rejection({ AND: [] })).toBe('filters.AND must be a non-empty array')
 		expect(rejection({ OR: condition() })).toBe('filters.OR must be a non-empty array')
 		const hundred = Array.from({ length: 100 }, () => condition())
-		expect(parseQueryFilter({ AND: hundred })).toEqual({ AND: hundred.map(() => normalised) })
+		expect(parseQueryFilter({ AND: hundred })).toEqual({ AND: hundred.map(() => normalized) })
 		expect(rejection({ AND: Array.from({ length: 101 }, () => condition()) })).toBe(
 			'filters.AND must have at most 100 items',
 		)
@@ -183,7 +183,7 @@ describe('parseQueryFilter', () => {
 	})
 
 	it('accepts groups nested 5 levels deep and rejects 6', () => {
-		expect(parseQueryFilter(nested(5)) as object).toEqual(nested(5, normalised))
+		expect(parseQueryFilter(nested(5)) as object).toEqual(nested(5, normalized))
 		expect(rejection(nested(6))).toBe('filters nesting is deeper than 5 levels')
 	})
 

@@ -193,7 +193,7 @@ describe('chunkText', () => {
 		expect(contents(text, 80)).toEqual(['Intro paragraph that takes room.', list])
 	})
 
-	it('normalises line endings and trailing whitespace and keeps Unicode intact', () => {
+	it('normalizes line endings and trailing whitespace and keeps Unicode intact', () => {
 		expect(contents('# Café  \r\n\r\nnaïve 日本語 🙂  \r\nsecond line\t\r\n')).toEqual([
 			'Café\nnaïve 日本語 🙂\nsecond line',
 		])

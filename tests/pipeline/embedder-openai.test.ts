@@ -118,7 +118,7 @@ describe('embedder-openai', () => {
 		)
 	})
 
-	it('normalises vectors to unit length and works without a key against a local server', async () => {
+	it('normalizes vectors to unit length and works without a key against a local server', async () => {
 		const embedder = embedderOpenAI({ baseURL: keylessEmulator.url, dimensions: 32 })
 		await embedder.init?.(ctx)
 		const vectors = await embedder.embed(['one text', 'another text'], 'document')

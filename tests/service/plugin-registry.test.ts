@@ -157,6 +157,19 @@ describe('connector declarations', () => {
 			'auth.fields',
 		)
 	})
+
+	it('takes a webhook checked by authenticate alone, and refuses one without any check or with a bad bound', () => {
+		const webhook = { routeKeys: () => [], authenticate: () => false }
+		expect(validatePlugins([...base, connector('feed', { webhook })])).toHaveLength(3)
+		expect(() => validatePlugins([...base, connector('feed', { webhook: { routeKeys: () => [] } })])).toThrow(
+			'webhook.verify or webhook.authenticate is missing',
+		)
+		for (const bound of [{ maxRouteKeys: 0 }, { maxBodyBytes: 1.5 }, { maxRouteKeys: '10' }]) {
+			expect(() => validatePlugins([...base, connector('feed', { webhook: { ...webhook, ...bound } })])).toThrow(
+				'must be a positive integer',
+			)
+		}
+	})
 })
 
 describe('plugin boundary', () => {
@@ -176,9 +189,16 @@ describe('plugin boundary', () => {
 	/** Pieces several built-in connectors share (Google's OAuth for Drive and Gmail), through their index only. */
 	const SHARED_BY_CONNECTORS = new Set(['connectors/google/index.ts'])
 
-	it('lets plugins, connectors and examples reach core only through core/index.ts', async () => {
+	it('lets examples, which are packages of their own, import nothing outside their folder', async () => {
+		const offenders = (await relativeImports('examples/**/*.ts'))
+			.filter(({ file, target }) => !target.startsWith(`${file.split('/').slice(0, 2).join('/')}/`))
+			.map(({ file, target }) => `${file} -> ${target}`)
+		expect(offenders).toEqual([])
+	})
+
+	it('lets plugins and connectors reach core only through core/index.ts', async () => {
 		const offenders: string[] = []
-		for (const top of ['plugins', 'connectors', 'examples']) {
+		for (const top of ['plugins', 'connectors']) {
 			for (const { file, target } of await relativeImports(`${top}/**/*.ts`)) {
 				const unit = file.split('/').slice(0, 2).join('/')
 				const allowed = target === 'core/index.ts' || target.startsWith(`${unit}/`) || SHARED_BY_CONNECTORS.has(target)

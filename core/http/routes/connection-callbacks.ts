@@ -1,5 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { CallbackOutcome } from '../../connectors/authorize.ts'
+import { readWebhookBody } from '../../connectors/webhooks.ts'
+import { createRateLimiter } from '../../usage/rate-limiter.ts'
+import { clientAddress } from '../client-address.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { ErrorResponse } from '../schemas/common.ts'
 
@@ -28,7 +31,13 @@ function answer(outcome: CallbackOutcome): Response {
  * The two connection routes without an API key: the OAuth callback (its sealed, single-use state names the
  * organization and the connection) and each provider's webhook endpoint (verified by the provider's signature).
  */
-export function connectionCallbackRoutes({ oauthCallback, webhooks }: RouteDeps) {
+export function connectionCallbackRoutes({
+	oauthCallback,
+	webhooks,
+	webhookBodyLimit,
+	webhookRateLimitPerMinute,
+}: RouteDeps) {
+	const limitSource = createRateLimiter(webhookRateLimitPerMinute, Date.now, 'a source address on the webhook routes')
 	return new Elysia({ prefix: '/v3/connections' })
 		.get('/auth/callback/:provider', async ({ params, query }) => answer(await oauthCallback(params.provider, query)), {
 			query: t.Object(
@@ -50,9 +59,11 @@ export function connectionCallbackRoutes({ oauthCallback, webhooks }: RouteDeps)
 		.post(
 			'/webhooks/:provider',
 			async ({ params, request, set }) => {
+				limitSource(clientAddress(request))
+				const limit = webhookBodyLimit(params.provider)
 				const outcome = await webhooks(params.provider, {
 					headers: request.headers,
-					body: await request.text(),
+					body: await readWebhookBody(params.provider, request, limit),
 					query: new URL(request.url).searchParams,
 					url: request.url,
 				})
@@ -62,7 +73,14 @@ export function connectionCallbackRoutes({ oauthCallback, webhooks }: RouteDeps)
 			},
 			{
 				parse: 'none',
-				response: { 202: t.Object({ accepted: t.Number() }), 401: ErrorResponse, 404: ErrorResponse },
+				response: {
+					202: t.Object({ accepted: t.Number() }),
+					400: ErrorResponse,
+					401: ErrorResponse,
+					404: ErrorResponse,
+					413: ErrorResponse,
+					429: ErrorResponse,
+				},
 				detail: {
 					...detail,
 					summary: "A provider's push notification: verified, then a debounced sync of the connections it concerns",

@@ -13,7 +13,7 @@ import {
 
 const detail = { tags: ['settings'] }
 
-export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
+export function settingsRoutes({ verify, settings, containers, connections }: RouteDeps) {
 	return new Elysia({ prefix: '/v3/settings' })
 		.use(bearerAuth(verify))
 		.get(
@@ -50,10 +50,13 @@ export function settingsRoutes({ verify, settings, containers }: RouteDeps) {
 			'/reset',
 			async ({ body, scope, principal }) => {
 				requireUnrestricted(principal, 'resetting the organization')
+				await settings.assertResetConfirmation(scope, body.confirmation)
+				// Connections first: their schedules and webhooks would otherwise import again into the emptied organization.
+				const deletedConnections = await connections.deleteAll(scope)
 				const { deletedDocuments, deletedMemoryRows, deletedTags } = await settings.reset(scope, body.confirmation)
 				return {
 					success: true as const,
-					deletedConnections: 0,
+					deletedConnections,
 					deletedDocumentBatches: deletedDocuments,
 					deletedDocumentsApprox: deletedDocuments,
 					deletedMemoryRows,

@@ -62,9 +62,8 @@ function* chunkLongTranscript(
 const COLLECT_EVERY_CHARS = 4_000_000
 
 /**
- * A full collection after each 4 million characters of pieces. Left to itself the collector let the pieces' garbage
- * pile up: chunking 50 MB of plain text grew by 330 MB instead of 175; collecting every million characters saved
- * another 40 MB but took half as long again (bench/chunking.ts).
+ * A full collection after each 4 million characters of pieces: left to itself the collector lets the pieces' garbage
+ * pile up (measurements: docs/measurements.md).
  */
 function garbageCollector(): (pieceChars: number) => void {
 	let since = 0

@@ -1,9 +1,9 @@
 /**
- * Cutting a long text into bounded pieces, normalised one at a time (see normalise.ts), so nothing holds an array of
+ * Cutting a long text into bounded pieces, normalized one at a time (see normalize.ts), so nothing holds an array of
  * every line of the whole text. A piece ends where the caller's `CutChooser` says (a heading, a blank line, a turn);
  * the rest goes in front of the next piece.
  */
-import { normaliseLines } from './normalise.ts'
+import { normalizeLines } from './normalize.ts'
 
 export interface Cut {
 	/** Where the piece ends: a line start, or the piece's length. */
@@ -14,7 +14,7 @@ export interface Cut {
 
 export type CutChooser = (piece: string) => Cut
 
-/** Pieces of normalised text of about `pieceChars` characters (at most 1.5 times that), in order. */
+/** Pieces of normalized text of about `pieceChars` characters (at most 1.5 times that), in order. */
 export function* textPieces(text: string, pieceChars: number, chooseCut: CutChooser): Generator<string> {
 	let carry = ''
 	let start = 0
@@ -24,12 +24,12 @@ export function* textPieces(text: string, pieceChars: number, chooseCut: CutChoo
 		const raw = text.slice(start, end)
 		start = end
 		if (start >= text.length) {
-			yield normaliseLines(carry + raw)
+			yield normalizeLines(carry + raw)
 			return
 		}
 		// A line that runs on into the next piece keeps its trailing whitespace until it is whole.
 		const lineEnd = Math.max(raw.lastIndexOf('\n'), raw.lastIndexOf('\r')) + 1
-		const piece = lineEnd > 0 ? normaliseLines(carry + raw.slice(0, lineEnd)) + raw.slice(lineEnd) : carry + raw
+		const piece = lineEnd > 0 ? normalizeLines(carry + raw.slice(0, lineEnd)) + raw.slice(lineEnd) : carry + raw
 		const cut = chooseCut(piece)
 		if (cut.at > 0) yield piece.slice(0, cut.at)
 		carry = (cut.carry ?? '') + piece.slice(cut.at)

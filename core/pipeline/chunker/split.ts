@@ -52,8 +52,8 @@ export function splitToFit(text: string, budget: number, splitters: Splitter[]):
 
 /**
  * splitToFit over windows of the text cut after a line break where there is one. The last chunk of a window is
- * not final: it goes back in front of the next window, so chunks are packed across the cuts. (A 50 MB paragraph
- * split at once held about 300 MB more at its peak.)
+ * not final: it goes back in front of the next window, so chunks are packed across the cuts, and a huge paragraph
+ * is never held whole (docs/measurements.md).
  */
 function splitByWindows(text: string, budget: number, splitters: Splitter[]): string[] {
 	const chunks: string[] = []

@@ -8,7 +8,7 @@ import { pdfToText } from './pdf.ts'
 import { checkPdfInflatedSize } from './pdf-streams.ts'
 import { plainText } from './plain-text.ts'
 import { parseStructured, structuredTitle, structuredToText } from './structured.ts'
-import { decodeText, normaliseText } from './text.ts'
+import { decodeText, normalizeExtractedText } from './text.ts'
 
 export interface FileText {
 	text: string
@@ -51,14 +51,14 @@ async function textFile(text: string, kind: FileKind, type: DocumentType): Promi
 	switch (kind) {
 		case 'html': {
 			const page = await htmlToText(text)
-			return { text: normaliseText(page.text), title: page.title, type }
+			return { text: normalizeExtractedText(page.text), title: page.title, type }
 		}
 		case 'csv':
-			return { text: normaliseText(csvToText(text)), title: null, type }
+			return { text: normalizeExtractedText(csvToText(text)), title: null, type }
 		case 'json': {
 			const structured = parseStructured(text)
 			if (!structured) throw new PermanentStageError('the JSON file does not hold an object or an array')
-			return { text: normaliseText(structuredToText(structured)), title: structuredTitle(structured), type }
+			return { text: normalizeExtractedText(structuredToText(structured)), title: structuredTitle(structured), type }
 		}
 		default:
 			return { ...plainText(text), type }

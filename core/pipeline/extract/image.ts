@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path'
 import { imageSize } from 'image-size'
 import type { Worker } from 'tesseract.js'
 import { PermanentStageError } from '../../errors.ts'
-import { normaliseText } from './text.ts'
+import { normalizeExtractedText } from './text.ts'
 
 /** Larger images are refused before decoding: a few KB of PNG can ask for gigabytes of pixels. */
 const MAX_PIXELS = 40_000_000
@@ -54,7 +54,7 @@ export function createOcr(): Ocr {
 		try {
 			const engine = await start()
 			const { data } = await engine.recognize(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-			return normaliseText(data.text)
+			return normalizeExtractedText(data.text)
 		} catch (error) {
 			await stop()
 			if (error instanceof PermanentStageError) throw error

@@ -1,7 +1,7 @@
 import type { OfficeContentNode, OfficeError, OfficeParserAST } from 'officeparser'
 import { PermanentStageError } from '../../errors.ts'
 import { rowsToText } from './table-text.ts'
-import { normaliseText, shortTitle } from './text.ts'
+import { normalizeExtractedText, shortTitle } from './text.ts'
 
 export interface OfficeText {
 	text: string
@@ -32,7 +32,7 @@ export async function officeToText(
 	} catch (error) {
 		throw describeOfficeError(error, limits.maxUncompressedBytes)
 	}
-	const text = normaliseText(nodesToText(ast.content))
+	const text = normalizeExtractedText(nodesToText(ast.content))
 	const title = typeof ast.metadata?.title === 'string' ? shortTitle(ast.metadata.title) : null
 	return { text, title }
 }

@@ -1,6 +1,6 @@
 import { extractText, getDocumentProxy, getMeta } from 'unpdf'
 import { PermanentStageError } from '../../errors.ts'
-import { normaliseText, shortTitle } from './text.ts'
+import { normalizeExtractedText, shortTitle } from './text.ts'
 
 export interface PdfText {
 	text: string
@@ -25,7 +25,7 @@ export async function pdfToText(bytes: Uint8Array): Promise<PdfText> {
 			extractText(pdf, { mergePages: false }),
 			getMeta(pdf).catch(() => null),
 		])
-		const pages = text.map((page) => normaliseText(page)).filter(Boolean)
+		const pages = text.map((page) => normalizeExtractedText(page)).filter(Boolean)
 		const info = (meta?.info ?? {}) as { Title?: unknown }
 		return {
 			text: pages.join('\n\n'),

@@ -1,7 +1,7 @@
 const TITLE_MAX = 120
 
 /** Line endings as `\n`, no NUL characters (PostgreSQL text cannot hold them), trimmed. */
-export function normaliseText(text: string): string {
+export function normalizeExtractedText(text: string): string {
 	return text.replace(/\r\n?/g, '\n').replaceAll('\u0000', '').trim()
 }
 

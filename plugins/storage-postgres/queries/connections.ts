@@ -341,10 +341,11 @@ export function connectionStore(db: () => Db): ConnectionStore {
 			)
 			return rows.map(toSubscription)
 		},
-		async subscriptionsByRoute(provider, routeKey) {
+		async subscriptionsByRoutes(provider, routeKeys) {
+			if (routeKeys.length === 0) return []
 			const rows = await db().query<SubscriptionRow>(
-				'SELECT * FROM webhook_subscriptions WHERE provider = $1 AND route_key = $2',
-				[provider, routeKey],
+				'SELECT * FROM webhook_subscriptions WHERE provider = $1 AND route_key = ANY($2::text[]) ORDER BY id',
+				[provider, routeKeys],
 			)
 			return rows.map(toSubscription)
 		},

@@ -15,11 +15,10 @@ import { setLocal } from './set-local.ts'
 
 /**
  * How many latest memories a container may hold and still have its neighbours found exactly rather than through the
- * HNSW index: at least EXACT_NEIGHBOURS_AT_LEAST, more in a larger index. An exact probe costs about 0.11 ms per
- * 1,000 memories of the container; an index probe filtered to one container walks past the other containers'
- * memories, about 0.04 ms per multiple of the container's share (measured on PostgreSQL with a 5,500-memory
- * container: 0.18 ms in an index of 12,000 memories, 0.44 at 62,000, 1.49 at 212,000, where the exact probe took
- * 0.63). The two cost the same for a container of sqrt(EXACT_NEIGHBOURS_INDEX_FACTOR × memories in the index).
+ * HNSW index: at least EXACT_NEIGHBOURS_AT_LEAST, more in a larger index. An exact probe grows with the container; an
+ * index probe filtered to one container grows with the share of other containers' memories it walks past. The two
+ * cost the same for a container of sqrt(EXACT_NEIGHBOURS_INDEX_FACTOR × memories in the index) (measurements:
+ * docs/measurements.md).
  */
 const EXACT_NEIGHBOURS_AT_LEAST = 1000
 const EXACT_NEIGHBOURS_INDEX_FACTOR = 364

@@ -23,7 +23,7 @@ export function jsonParam(value: unknown): string | null {
  * pgvector's text form, `[a,b,c]`, cast with `::vector` in SQL. Components are written with seven decimals, as
  * integers with an exponent (`1427114e-7`): pgvector keeps float32 (about seven significant digits) and embedders'
  * unit-length vectors have components below 1, so nothing that matters is lost, and an integer turns into text
- * 2.4x faster than a fraction (formatting vectors was 5% of the server's processor time while ingesting).
+ * faster than a fraction (docs/measurements.md).
  */
 export function vectorParam(vector: Float32Array): string {
 	if (vector.length === 0) return '[]'

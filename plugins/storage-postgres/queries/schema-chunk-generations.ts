@@ -3,7 +3,7 @@ import type { Migration } from './schema.ts'
 /**
  * Chunks belong to a generation of their document; only the document's current generation is searchable. Publishing
  * a document's new chunks moves its generation on (one row), instead of rewriting every chunk row, which re-indexed
- * each of them (HNSW, full text) in one long statement (issue 23). Staged chunks are those of a later generation.
+ * each of them (HNSW, full text) in one long statement. Staged chunks are those of a later generation.
  */
 export const CHUNK_GENERATIONS_MIGRATION: Migration = {
 	version: 23,

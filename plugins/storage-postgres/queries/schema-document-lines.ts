@@ -1,6 +1,6 @@
 import type { Migration } from './schema.ts'
 
-/** Fingerprints of each document's distinct lines, to tell boilerplate repeated across a container (issue 24). */
+/** Fingerprints of each document's distinct lines, to tell boilerplate repeated across a container. */
 export const DOCUMENT_LINES_MIGRATION: Migration = {
 	version: 24,
 	name: 'document line fingerprints',

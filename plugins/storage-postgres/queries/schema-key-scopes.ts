@@ -1,6 +1,6 @@
 import type { Migration } from './schema.ts'
 
-/** API keys that expire and keys restricted to some container tags (issue 20). */
+/** API keys that expire and keys restricted to some container tags. */
 export const KEY_SCOPES_MIGRATION: Migration = {
 	version: 8,
 	name: 'api key expiry and container tag restriction',

@@ -1,6 +1,6 @@
 import type { Migration } from './schema.ts'
 
-/** Organization settings, usage counters and quotas (issue 4). */
+/** Organization settings, usage counters and quotas. */
 export const ORGANIZATION_MIGRATION: Migration = {
 	version: 4,
 	name: 'organization settings, usage and quotas',

@@ -118,6 +118,15 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	CONNECTION_FAILURES_MIGRATION,
 ])
 
-function inVersionOrder(migrations: Migration[]): Migration[] {
-	return [...migrations].sort((a, b) => a.version - b.version)
+/** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
+export function inVersionOrder(migrations: Migration[]): Migration[] {
+	const sorted = [...migrations].sort((a, b) => a.version - b.version)
+	for (let i = 1; i < sorted.length; i++) {
+		if (sorted[i]!.version === sorted[i - 1]!.version) {
+			throw new Error(
+				`migrations ${sorted[i - 1]!.name} and ${sorted[i]!.name} both claim version ${sorted[i]!.version}`,
+			)
+		}
+	}
+	return sorted
 }

@@ -1,10 +1,10 @@
 /** Unix line endings, no trailing whitespace on any line, no blank lines at either end. */
-export function normalise(text: string): string {
-	return normaliseLines(text).replace(/^\n+/, '').trimEnd()
+export function normalize(text: string): string {
+	return normalizeLines(text).replace(/^\n+/, '').trimEnd()
 }
 
 /** Unix line endings and no trailing whitespace on any line; the lines themselves stay as they are. */
-export function normaliseLines(text: string): string {
+export function normalizeLines(text: string): string {
 	return text
 		.replace(/\r\n?/g, '\n')
 		.split('\n')

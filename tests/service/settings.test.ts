@@ -61,3 +61,13 @@ describe('a default deployment', () => {
 		expect(page.status).toBe(200)
 	})
 })
+
+describe('profile settings', () => {
+	it('reads MEMORY_PROFILE_DYNAMIC_DAYS as a validated setting', () => {
+		expect(settingsFromEnv({}).profileDynamicDays).toBe(30)
+		expect(settingsFromEnv({ MEMORY_PROFILE_DYNAMIC_DAYS: '7' }).profileDynamicDays).toBe(7)
+		expect(() => settingsFromEnv({ MEMORY_PROFILE_DYNAMIC_DAYS: 'soon' })).toThrow(
+			'MEMORY_PROFILE_DYNAMIC_DAYS must be',
+		)
+	})
+})
