@@ -198,3 +198,22 @@ describe('Notion connector: rate limits and long runs', () => {
 		expect(emulator.calls(/\/v1\/search$/).length - searchesBefore).toBe(3)
 	}, 30_000)
 })
+
+describe('Notion connector: a failed page read again', () => {
+	it('reads one page on its own for the runtime, and never calls a 404 gone there', async () => {
+		emulator = startNotionEmulator()
+		const page = emulator.addPage({ title: 'Flaky', blocks: [block.paragraph('read at last')] })
+		emulator.fail(new RegExp(`/v1/blocks/${page}/children$`), 403, null, 1)
+		const { h, run } = connection()
+		const events = await run()
+		expect(eventsOf(events, 'failure').map((failure) => failure.externalId)).toEqual([page])
+		const connector = notion({ apiUrl: emulator.url, requestsPerSecond: 0 })
+		const read = await connector.readItem!(h.ctx as never, page)
+		expect(read).toMatchObject({ externalId: page, content: expect.stringContaining('read at last') })
+		emulator.unshare(page)
+		await expect(connector.readItem!(h.ctx as never, page)).rejects.toThrow('Notion refused the page')
+		emulator.share(page)
+		emulator.trash(page)
+		expect(await connector.readItem!(h.ctx as never, page)).toBe('gone')
+	})
+})
