@@ -7,9 +7,11 @@
  * running sync costs the API.
  *
  *   bun bench/connector-sync.ts [--provider github|google-drive|gmail|notion|onedrive] [--files 1000] [--rps 3]
- *     [--driver embedded|postgres] [--rate-limit-every N]
+ *     [--driver embedded|postgres] [--faults]
  *
- * `--rate-limit-every N` (notion, onedrive): every N-th provider request answers 429 with `Retry-After: 1`.
+ * `--faults`: the emulator's fault layer (testkit/emulators/faults.ts) answers every 100th request with the
+ * provider's own rate limit (1 s) and 1 % of the others with a transient 5xx (a seeded draw, the same every run); the
+ * report adds the requests the emulator received and the faults it answered. Every item must still be imported.
  *
  * PostgreSQL: BENCH_DATABASE_URL (an admin URL; a database is created and dropped), else a throwaway server is started.
  */
@@ -19,6 +21,7 @@ import { googleDrive } from '../connectors/google-drive/index.ts'
 import { notion } from '../connectors/notion/index.ts'
 import { onedrive } from '../connectors/onedrive/index.ts'
 import type { Plugin } from '../core/index.ts'
+import type { FaultLayer } from '../testkit/emulators/faults.ts'
 import { startGithubEmulator } from '../testkit/emulators/github.ts'
 import { startGoogleEmulator } from '../testkit/emulators/google.ts'
 import { addDriveRoutes } from '../testkit/emulators/google-drive.ts'
@@ -33,9 +36,7 @@ const provider = arg('--provider') ?? 'github'
 const files = Number(arg('--files') || 1000) || 1000
 const rps = Number(arg('--rps') ?? 3)
 const driver = arg('--driver') === 'postgres' ? 'postgres' : 'pglite'
-const rateLimitEvery = Number(arg('--rate-limit-every') ?? 0)
-const rateLimits = rateLimitEvery > 0 ? { rateLimitEvery: { every: rateLimitEvery, retryAfter: 1 } } : {}
-let rateLimitedCount = () => 0
+const withFaults = process.argv.includes('--faults')
 if (driver === 'postgres' && process.env.BENCH_DATABASE_URL)
 	process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL
 const sentence = (i: number) =>
@@ -47,6 +48,7 @@ async function setUp(): Promise<{
 	env: Record<string, string>
 	plugin: Plugin
 	start: (t: TestService, id: string) => Promise<void>
+	faults: FaultLayer
 }> {
 	if (provider === 'google-drive' || provider === 'gmail') {
 		const google = startGoogleEmulator()
@@ -73,6 +75,7 @@ async function setUp(): Promise<{
 		}
 		return {
 			stop: () => google.stop(),
+			faults: google.faults,
 			env: { GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret },
 			plugin,
 			// The first sync lists everything when the authorization completes.
@@ -80,11 +83,11 @@ async function setUp(): Promise<{
 		}
 	}
 	if (provider === 'notion') {
-		const emulator = startNotionEmulator(rateLimits)
-		rateLimitedCount = emulator.rateLimitedCount
+		const emulator = startNotionEmulator()
 		for (let i = 0; i < files; i++) emulator.addPage({ title: `Page ${i}`, blocks: [block.paragraph(sentence(i))] })
 		return {
 			stop: () => emulator.stop(),
+			faults: emulator.faults,
 			env: { NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret },
 			plugin: notion({ apiUrl: emulator.url, requestsPerSecond: rps }),
 			// The first sync starts when the authorization completes.
@@ -92,8 +95,7 @@ async function setUp(): Promise<{
 		}
 	}
 	if (provider === 'onedrive') {
-		const emulator = startGraphEmulator({ pageSize: 200, ...rateLimits })
-		rateLimitedCount = emulator.rateLimitedCount
+		const emulator = startGraphEmulator({ pageSize: 200 })
 		const drive = emulator.drive('bench')
 		const folder = drive.addFolder('Pages')
 		for (let i = 0; i < files; i++)
@@ -101,6 +103,7 @@ async function setUp(): Promise<{
 		emulator.consentAs('bench')
 		return {
 			stop: () => emulator.stop(),
+			faults: emulator.faults,
 			env: { MICROSOFT_CLIENT_ID: emulator.clientId, MICROSOFT_CLIENT_SECRET: emulator.clientSecret },
 			plugin: onedrive({ graphUrl: emulator.url, loginUrl: emulator.url }),
 			// The first sync (the whole drive) starts when the authorization completes.
@@ -113,6 +116,7 @@ async function setUp(): Promise<{
 	emulator.createRepo('bench/pages', content)
 	return {
 		stop: () => emulator.stop(),
+		faults: emulator.faults,
 		env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
 		plugin: github({ apiUrl: emulator.url, webUrl: emulator.url }),
 		start: async (t: TestService, id: string) => {
@@ -122,6 +126,18 @@ async function setUp(): Promise<{
 }
 
 const bench = await setUp()
+
+/** mulberry32: a seeded draw, so the 5xx fall on the same requests in every run. */
+function seeded(seed: number): () => number {
+	let state = seed
+	return () => {
+		state = (state + 0x6d2b79f5) | 0
+		let x = Math.imul(state ^ (state >>> 15), 1 | state)
+		x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+		return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296
+	}
+}
+if (withFaults) bench.faults.random = seeded(28)
 const t = await startTestService(driver, { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {
@@ -143,6 +159,10 @@ try {
 	const id = created.body.id as string
 	const started = performance.now()
 	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+	if (withFaults) {
+		bench.faults.faults.rateLimitEvery = 100
+		bench.faults.faults.failRate5xx = 0.01
+	}
 	await bench.start(t, id)
 	const during: number[] = []
 	let importedAt = 0
@@ -162,10 +182,16 @@ try {
 		await Bun.sleep(200)
 	}
 	during.sort((a, b) => a - b)
+	const { counts } = bench.faults
+	const imported = await t.service.plugins.storage.connections.countItems(id)
+	const runs = (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns as { status: string }[]
 	const idleAfter = await searchLatencies(50)
 	const seconds = (ms: number) => (ms / 1000).toFixed(1)
 	console.log(
-		`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}${rateLimitEvery > 0 ? `, every ${rateLimitEvery}th request refused with 429 (${rateLimitedCount()} refused)` : ''}`,
+		`${provider}${provider === 'notion' ? ` at ${rps} requests/s` : ''}, ${driver}${withFaults ? ', faults' : ''}`,
+	)
+	console.log(
+		`imported ${imported} of ${files}; ${counts.requests} provider requests, ${counts.rateLimited} rate limited, ${counts.failed5xx} 5xx; runs: ${runs.map((run) => run.status).join(', ')}`,
 	)
 	console.log(
 		`| files | imported (s) | searchable (s) | files/s to searchable | search p50/p95 idle (ms) | search p50/p95 during sync (ms) |`,

@@ -29,6 +29,8 @@ export interface ScriptedWorld {
 	/** Thrown by the next listing, once. */
 	throwOnce: Error | null
 	missingScope: string | null
+	/** The full listing reports an error naming no item (a page it could not read). */
+	listingError: string | null
 	/** Milliseconds each item takes to read. */
 	readMs: number
 	reads: string[]
@@ -47,6 +49,7 @@ export function scriptedWorld(): ScriptedWorld {
 		rateLimitedUntil: 0,
 		throwOnce: null,
 		missingScope: null,
+		listingError: null,
 		readMs: 0,
 		reads: [],
 		active: 0,
@@ -135,6 +138,7 @@ export function scriptedConnector(
 
 function* listing(world: ScriptedWorld): Generator<SyncEvent<Cursor>> {
 	const ids = [...world.items.keys()]
+	if (world.listingError) yield { type: 'failure', externalId: null, error: world.listingError }
 	if (!world.scoped) {
 		yield { type: 'present', externalIds: ids, complete: world.complete }
 		return

@@ -67,6 +67,16 @@ export function pendingAuthorization(
 
 export const newConnectionId = () => newId()
 
+/**
+ * Required scopes the token answer did not grant. A token answer without `scope` granted what was asked (RFC 6749
+ * section 5.1), so only a stated scope list is compared.
+ */
+export function missingScopes(required: string[], granted: string[]): string[] {
+	if (granted.length === 0) return []
+	const have = new Set(granted)
+	return required.filter((scope) => !have.has(scope))
+}
+
 export type CallbackOutcome =
 	| { ok: true; connection: ConnectionRecord }
 	| { ok: false; error: string; connection: ConnectionRecord | null }
@@ -108,9 +118,19 @@ export async function completeAuthorization(
 		if (error instanceof GrantRefusedError) return fail(`the provider refused the code: ${error.message}`)
 		return fail(`the provider's token endpoint could not be reached: ${(error as Error).message}`)
 	}
+	const missing = missingScopes(auth.requiredScopes ?? [], tokens.scopes)
+	if (missing.length > 0) {
+		// The grant stays at the provider (revoking it could end another connection's grant of the same account).
+		return fail(
+			`the provider granted less than the connector needs: the permission ${missing.join(', ')} was not granted; authorize again and allow it`,
+		)
+	}
 	let email: string | null = null
+	let accountId: string | null = null
 	try {
-		email = (await auth.identity?.(tokens))?.email ?? null
+		const identity = await auth.identity?.(tokens)
+		email = identity?.email ?? null
+		accountId = identity?.accountId ?? null
 	} catch (error) {
 		deps.logger.warn('could not read who authorized a connection', {
 			connectionId: connection.id,
@@ -121,6 +141,7 @@ export async function completeAuthorization(
 		status: 'active',
 		error: null,
 		email,
+		accountId,
 		secrets: sealSecrets(deps.secrets, { tokens }),
 	})
 	const active = (await deps.storage.connections.byId(connection.id))!

@@ -126,13 +126,22 @@ async function unsubscribeAll(deps: ConnectorDeps, connector: AnyConnector, conn
 export async function teardown(deps: ConnectorDeps, connector: AnyConnector | undefined, connection: ConnectionRecord) {
 	await deps.queue.unschedule(SYNC_QUEUE, connection.id)
 	if (!connector) return
-	if (connection.status === 'active') await unsubscribeAll(deps, connector, connection)
+	// Every stored subscription is stopped, an expired connection's too (its hooks would otherwise deliver for ever).
+	await unsubscribeAll(deps, connector, connection)
 	// Unsubscribing may have refreshed (and rotated) the tokens: revoke the current ones.
 	const latest = (await deps.storage.connections.byId(connection.id)) ?? connection
 	const auth = connector.auth
 	const tokens = latest.secrets ? openSecrets(deps.secrets, latest).tokens : undefined
 	const app = openApp(deps.secrets, latest)
 	if (auth.type !== 'oauth2' || !tokens || !app) return
+	const sharing = await grantSharers(deps, connector, latest, app.clientId)
+	if (sharing > 0) {
+		deps.logger.info('the grant is kept: another connection of the same account and application holds it', {
+			connectionId: connection.id,
+			sharing,
+		})
+		return
+	}
 	try {
 		await revokeTokens(auth, app, tokens)
 	} catch (error) {
@@ -141,6 +150,29 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 			error: String(error),
 		})
 	}
+}
+
+/**
+ * Other active connections holding the same grant: the same provider account, authorized through the same OAuth
+ * application (client id), by a connector of the same grant group (Drive and Gmail share Google's).
+ */
+async function grantSharers(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connection: ConnectionRecord,
+	clientId: string,
+): Promise<number> {
+	if (!connection.accountId) return 0
+	const groupOf = (candidate: AnyConnector | undefined, provider: string) =>
+		candidate?.auth.type === 'oauth2' ? (candidate.auth.grantGroup ?? provider) : null
+	const group = groupOf(connector, connection.provider)
+	const others = (await deps.storage.connections.connectionsOfAccount(connection.accountId)).filter(
+		(other) =>
+			other.id !== connection.id &&
+			groupOf(deps.connectors.get(other.provider), other.provider) === group &&
+			openApp(deps.secrets, other)?.clientId === clientId,
+	)
+	return others.length
 }
 
 /** Extends a subscription, or stores the replacement a provider made for it (Drive's channels cannot be extended). */

@@ -4,11 +4,11 @@ import { applyDelete } from './apply-event.ts'
 import type { ConnectorDeps } from './deps.ts'
 import type { FailurePolicy } from './failure-policy.ts'
 
-/** What the run saw that makes a listing untrustworthy: failed scopes, and items that failed to read. */
+/** What the run saw that makes a listing untrustworthy: failed scopes, and errors naming no item. */
 export interface ListingDoubts {
 	failedScopes: Map<string, string>
-	/** External ids of items that failed during the listing; null: a failure naming no item. */
-	failedItems: (string | null)[]
+	/** Failures naming no item (the listing itself went wrong somewhere). */
+	unnamedFailures: number
 }
 
 type Present = Extract<SyncEvent, { type: 'present' }>
@@ -30,9 +30,9 @@ export async function reconcile(
 	if (present.complete !== true) return `${label} was not complete: nothing deleted`
 	const scopeError = scope === undefined ? firstOf(doubts.failedScopes) : doubts.failedScopes.get(scope)
 	if (scopeError !== undefined) return `${label} failed (${scopeError}): nothing deleted`
+	// An item that failed to read is still listed (and read again later); a failure naming no item is a listing error.
+	if (doubts.unnamedFailures > 0) return `${label} saw ${doubts.unnamedFailures} error(s): nothing deleted`
 	const prefix = present.prefix
-	const failed = doubts.failedItems.filter((id) => id === null || prefix === undefined || id.startsWith(prefix))
-	if (failed.length > 0) return `${label} saw ${failed.length} failed item(s): nothing deleted`
 	const keep = new Set(present.externalIds)
 	const held = await deps.storage.connections.items(connection.id, prefix)
 	const missing = held.filter((item) => !keep.has(item.externalId))

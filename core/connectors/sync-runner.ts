@@ -87,7 +87,7 @@ async function runLeased(
 	const notes: string[] = []
 	const failed = await failedItemsOf(deps, connection.id, run.id, policy)
 	const ctx = syncContext(deps, connector, connection, control.signal)
-	const doubts: ListingDoubts = { failedScopes: new Map(), failedItems: [] }
+	const doubts: ListingDoubts = { failedScopes: new Map(), unnamedFailures: 0 }
 	const seen = new Set<string>()
 	let limitReached = false
 	const upserts = upsertBatch(
@@ -135,9 +135,10 @@ async function runLeased(
 						break
 					case 'failure':
 						counts.failed++
-						doubts.failedItems.push(event.externalId)
-						if (event.externalId === null) await storage.connections.addFailure(run.id, null, event.error)
-						else {
+						if (event.externalId === null) {
+							doubts.unnamedFailures++
+							await storage.connections.addFailure(run.id, null, event.error)
+						} else {
 							seen.add(event.externalId)
 							await failed.failed(event.externalId, event.error, event.retry)
 						}
@@ -292,6 +293,9 @@ async function failRun(
 	const message = messageOf(error)
 	const revoked = isRevoked(error)
 	const missingScope = error instanceof InsufficientScopeError
+	// The connection first: whoever sees the run finished sees the connection as it will stay.
+	if (revoked) await expire(deps, connection, message)
+	if (missingScope) await expire(deps, connection, message, 'permission missing')
 	await deps.storage.connections.updateRun(runId, {
 		status: 'failed',
 		error: message,
@@ -300,8 +304,6 @@ async function failRun(
 		notes,
 		finished: true,
 	})
-	if (revoked) await expire(deps, connection, message)
-	if (missingScope) await expire(deps, connection, message, 'permission missing')
 	deps.logger.warn('connector sync failed', {
 		connectionId: connection.id,
 		provider: connection.provider,

@@ -9,8 +9,8 @@ const refused = (details: string) => new HttpError(401, 'Webhook refused', detai
 /**
  * One provider's notification: bounded in size and in the subscriptions it may name, checked against the provider's
  * own signature before any lookup where it has one, the subscriptions it names found in one query and verified
- * against their secrets, refused when replayed, then a (debounced) incremental sync of each connection it concerns.
- * Nothing else happens before the answer.
+ * against their secrets, acknowledged without effect when it is a duplicate, then a (debounced) incremental sync of
+ * each connection it concerns. Forged or unsigned ones are refused (401). Nothing else happens before the answer.
  */
 /** The largest body the provider's notifications may have (404 for a provider without webhooks). */
 export function webhookBodyLimit(deps: ConnectorDeps, provider: string): number {
@@ -80,7 +80,12 @@ export async function receiveWebhook(
 		)
 	}
 	const subscriptions = await deps.storage.connections.subscriptionsByRoutes(provider, routeKeys)
-	if (subscriptions.length === 0) throw refused('the notification names no known subscription')
+	if (subscriptions.length === 0) {
+		// A delivery the provider's own signature (or verifyWithoutSubscription) vouches for, for a subscription that is
+		// gone, is acknowledged: anything else is redelivered for days.
+		if (webhook.authenticate || (await webhook.verifyWithoutSubscription?.(request))) return { accepted: 0 }
+		throw refused('the notification names no known subscription')
+	}
 	const verified = []
 	for (const subscription of subscriptions) {
 		// Without `verify`, `authenticate` (which passed above) is the only check; a spec with neither accepts nothing.
@@ -91,9 +96,8 @@ export async function receiveWebhook(
 	}
 	if (verified.length === 0) throw refused('the signature does not match')
 	const delivery = webhook.deliveryId?.(request)
-	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) {
-		throw refused('this delivery was received before (replay)')
-	}
+	// A verified duplicate is acknowledged and ignored (at-least-once providers redeliver whatever is not a 2xx).
+	if (delivery && !(await deps.storage.connections.recordDelivery(provider, delivery))) return { accepted: 0 }
 	const baseUrl = deps.publicUrl ?? (request.url ? new URL(request.url).origin : null)
 	for (const subscription of verified) {
 		const action = webhook.lifecycle?.(request, subscription)

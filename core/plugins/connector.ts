@@ -130,7 +130,7 @@ export type SyncEvent<Cursor extends CursorValue = CursorValue> =
 	/**
 	 * The set of items that exist now in one scope (a full listing), for providers without deletion signals (set
 	 * difference reconciliation). Core deletes imported items missing from it only when `complete` is true and the
-	 * listing is trustworthy: no failure and no `scope-failed` in that scope during the run, and not more than
+	 * listing is trustworthy: no `scope-failed` for that scope and no failure naming no item during the run, and not more than
 	 * MEMORY_CONNECTOR_MAX_DELETE_SHARE of a scope of 20 or more items at once. With `prefix`, only imported ids
 	 * starting with it are compared (one repository of several); `scope` names it in the run's notes (defaults to
 	 * `prefix`).

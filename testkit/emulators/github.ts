@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto'
+import { faultLayer } from './faults.ts'
 import { issueTracker } from './github-issues.ts'
 
 /**
@@ -242,10 +243,13 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		return notFound()
 	}
 
+	const faults = faultLayer('github')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			if (url.pathname === '/login/oauth/authorize') {
 				const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
@@ -292,6 +296,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	}
 
 	return {
+		faults,
 		url,
 		clientId,
 		clientSecret,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { faultLayer } from './faults.ts'
 
 /**
  * A local Google: the OAuth endpoints (consent that redirects at once, the token endpoint with PKCE, refresh and
@@ -178,10 +179,13 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		json({ id: '1180000000001', email, verified_email: true, picture: 'https://example.com/ada.png' }),
 	)
 
+	const faults = faultLayer('google')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			for (const candidate of routes) {
 				if (candidate.method !== request.method) continue
@@ -203,6 +207,7 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 	const url = `http://127.0.0.1:${server.port}`
 
 	return {
+		faults,
 		url,
 		clientId,
 		clientSecret,

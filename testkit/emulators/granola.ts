@@ -1,3 +1,5 @@
+import { type FaultLayer, faultLayer } from './faults.ts'
+
 /**
  * A local Granola public API (`/v1/notes`, `/v1/notes/{id}?include=transcript`) on 127.0.0.1, with notes held in
  * memory: listing by `updated_after` with cursor pagination, a bad key answered 401, and rate limiting (429 with
@@ -32,6 +34,8 @@ export interface GranolaRequest {
 }
 
 export interface GranolaEmulator {
+	/** The shared fault layer (testkit/emulators/faults.ts). */
+	faults: FaultLayer
 	url: string
 	apiKey: string
 	notes: Map<string, EmulatedNote>
@@ -61,10 +65,13 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		return Response.json(body, { status, headers })
 	}
 
+	const faults = faultLayer('granola')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		fetch(raw) {
+			const fault = faults.before(raw)
+			if (fault) return fault
 			const url = new URL(raw.url)
 			const request: GranolaRequest = {
 				path: url.pathname,
@@ -112,6 +119,7 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 	}
 
 	return {
+		faults,
 		url: `http://127.0.0.1:${server.port}`,
 		apiKey,
 		notes,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { faultLayer } from './faults.ts'
 
 /**
  * A local Microsoft identity platform and Microsoft Graph: the authorization code flow (auto-consent, PKCE, refresh
@@ -78,8 +79,6 @@ export interface GraphEmulatorOptions {
 	account?: 'personal' | 'business'
 	/** Milliseconds a pre-authenticated download URL works; later it answers 401. Default: forever. */
 	downloadUrlLifetimeMs?: number
-	/** Every `every`-th Graph request, and download, answers 429 with `Retry-After: retryAfter` (throttling). */
-	rateLimitEvery?: { every: number; retryAfter: number }
 }
 
 /** The delegated scopes that let an account kind subscribe to its drive (least privileged first). */
@@ -102,12 +101,9 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	/** The next Graph requests whose path matches answer with `status` (a 503 or 504 outage, a 429). */
 	const graphFaults: { path: RegExp; status: number; retryAfter: number | null; times: number }[] = []
 	/** The next downloads answer with `status` at the download host. */
-	const downloadFaults: { status: number; retryAfter: number | null; times: number }[] = []
+	const downloadScript: { status: number; retryAfter: number | null; times: number }[] = []
 	/** Download URLs issued before this time answer 401 (they lasted "a few minutes"). */
 	let downloadUrlsValidFrom = 0
-	let graphRequests = 0
-	let downloadRequests = 0
-	let rateLimited = 0
 	const drives = new Map<string, Drive>()
 	const codes = new Map<string, { redirectUri: string; challenge: string | null; scope: string; user: string }>()
 	const grants = new Map<string, Grant>()
@@ -431,12 +427,6 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	async function graph(request: Request, url: URL, grant: Grant): Promise<Response> {
 		const parts = url.pathname.split('/').filter(Boolean).slice(1).map(decodeURIComponent)
-		if (options.rateLimitEvery && ++graphRequests % options.rateLimitEvery.every === 0) {
-			rateLimited++
-			return graphError(429, 'TooManyRequests', 'Please retry again later.', {
-				'retry-after': String(options.rateLimitEvery.retryAfter),
-			})
-		}
 		const fault = graphFaults.find((candidate) => candidate.times > 0 && candidate.path.test(url.pathname + url.search))
 		if (fault) {
 			fault.times--
@@ -497,10 +487,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		for (const refresh of refreshTokens.values()) if (refresh.user === user) refresh.revoked = true
 	}
 
+	const faults = faultLayer('graph')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			const oauth = url.pathname.match(/^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token)$/)
 			if (oauth) {
@@ -525,10 +518,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	/** The pre-authenticated download host: no token needed (and none should arrive). */
 	const downloadAuthorizations: (string | null)[] = []
+	const downloadFaults = faultLayer('graph')
 	const downloads = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = downloadFaults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			const [, , user, id] = url.pathname.split('/').map(decodeURIComponent)
 			downloadAuthorizations.push(request.headers.get('authorization'))
@@ -539,20 +535,13 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 				log.push(`401 download ${id}`)
 				return new Response('<Error><Code>InvalidAuthenticationToken</Code></Error>', { status: 401 })
 			}
-			if (options.rateLimitEvery && ++downloadRequests % options.rateLimitEvery.every === 0) {
-				rateLimited++
-				return new Response('throttled', {
-					status: 429,
-					headers: { 'retry-after': String(options.rateLimitEvery.retryAfter) },
-				})
-			}
-			const fault = downloadFaults.find((candidate) => candidate.times > 0)
-			if (fault) {
-				fault.times--
-				log.push(`${fault.status} download ${id}`)
+			const scripted = downloadScript.find((candidate) => candidate.times > 0)
+			if (scripted) {
+				scripted.times--
+				log.push(`${scripted.status} download ${id}`)
 				const headers: Record<string, string> =
-					fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter) }
-				return new Response('throttled', { status: fault.status, headers })
+					scripted.retryAfter === null ? {} : { 'retry-after': String(scripted.retryAfter) }
+				return new Response('throttled', { status: scripted.status, headers })
 			}
 			const item = drives.get(user ?? '')?.items.get(id ?? '')
 			if (!item || item.deleted) return new Response('gone', { status: 404 })
@@ -575,6 +564,8 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	}
 
 	return {
+		faults,
+		downloadFaults,
 		/** Graph's and the login endpoint's root (the same origin here). */
 		url: graphUrl,
 		clientId,
@@ -680,7 +671,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		},
 		/** The next `times` downloads answer `status` at the download host (429, 503). */
 		failDownloads(status: number, times = 1, retryAfter: number | null = null) {
-			downloadFaults.push({ status, retryAfter, times })
+			downloadScript.push({ status, retryAfter, times })
 		},
 		/** Every download URL handed out so far has lapsed: it answers 401. */
 		expireDownloadUrls() {
@@ -693,8 +684,6 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			revokeAfterDownloads = count
 		},
 		latestRefreshToken: (user: string) => latestRefreshToken.get(user) ?? null,
-		/** How many requests `rateLimitEvery` refused. */
-		rateLimitedCount: () => rateLimited,
 		downloadCount: () => log.filter((line) => line.startsWith('GET content')).length,
 		subscriptions: (user: string) => [...subscriptions.values()].filter((s) => s.user === user),
 		/** A change notification for the subscription, as Graph delivers it; `clientState` forges another. */

@@ -1,4 +1,5 @@
 import { signWebhookPayload } from '@notionhq/client'
+import { faultLayer } from './faults.ts'
 
 /**
  * A local Notion: the public-integration OAuth flow (Basic-auth token exchange, rotating refresh tokens, revocation),
@@ -79,8 +80,6 @@ export interface NotionEmulatorOptions {
 	realClock?: boolean
 	/** Rows one data source query returns at most before `request_status: incomplete`. Default 10,000. */
 	queryRowLimit?: number
-	/** Every `every`-th API request answers 429 `rate_limited` with `Retry-After: retryAfter` (a busy workspace). */
-	rateLimitEvery?: { every: number; retryAfter: number }
 }
 
 /** Notion's page objects carry at most this many references per property (retrieve-a-page). */
@@ -160,8 +159,6 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		when?: (body: Record<string, any>) => boolean
 	}[] = []
 	const queryRowLimit = options.queryRowLimit ?? 10_000
-	let apiRequests = 0
-	let rateLimited = 0
 	/** Every request: when it arrived, what it asked and the status it got. */
 	const log: { at: number; method: string; path: string; status: number }[] = []
 	let clock = Date.parse('2026-11-02T09:00:00.000Z')
@@ -354,12 +351,6 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		}
 		if (!request.headers.get('notion-version')) return apiError(400, 'missing_version', 'Notion-Version is required')
 		const path = url.pathname
-		if (options.rateLimitEvery && ++apiRequests % options.rateLimitEvery.every === 0) {
-			rateLimited++
-			return apiError(429, 'rate_limited', 'You have been rate limited. Please try again in a few minutes.', {
-				'retry-after': String(options.rateLimitEvery.retryAfter),
-			})
-		}
 		const body = request.method === 'POST' ? ((await request.json().catch(() => ({}))) as Record<string, any>) : {}
 		for (const fault of faults) {
 			if (fault.times > 0 && fault.path.test(path) && (!fault.when || fault.when(body))) {
@@ -455,10 +446,13 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		children.set(parentId, list)
 	}
 
+	const sharedFaults = faultLayer('notion')
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = sharedFaults.before(request)
+			if (fault) return fault
 			const arrived = Date.now()
 			const url = new URL(request.url)
 			let response: Response
@@ -486,6 +480,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const url = `http://127.0.0.1:${server.port}`
 
 	const emulator = {
+		faults: sharedFaults,
 		url,
 		clientId,
 		clientSecret,
@@ -622,8 +617,6 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 			for (const grant of grants.values()) grant.revoked = true
 			refreshes.clear()
 		},
-		/** How many requests `rateLimitEvery` refused. */
-		rateLimitedCount: () => rateLimited,
 		liveGrants: () => [...grants.values()].filter((grant) => !grant.revoked).length,
 		calls: (pattern: RegExp) => log.filter((entry) => pattern.test(entry.path)),
 		/** The verification request Notion sends once when a subscription is made. */

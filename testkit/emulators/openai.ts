@@ -1,3 +1,5 @@
+import { type FaultLayer, faultLayer } from './faults.ts'
+
 /**
  * A local HTTP server speaking the OpenAI REST protocol, for tests that point real SDK clients at it.
  *
@@ -41,6 +43,8 @@ export interface FailureOptions {
 }
 
 export interface OpenAIEmulator {
+	/** The shared fault layer (testkit/emulators/faults.ts). */
+	faults: FaultLayer
 	/** Base URL including `/v1`, as OpenAI clients expect. */
 	url: string
 	apiKey: string | null
@@ -62,10 +66,13 @@ export function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): OpenAI
 	const failures: { status: number; options: FailureOptions }[] = []
 	const requests: RecordedRequest[] = []
 
+	const faults = faultLayer('openai')
 	const server = Bun.serve({
 		port: 0,
 		hostname: '127.0.0.1',
 		async fetch(raw) {
+			const fault = faults.before(raw)
+			if (fault) return fault
 			const request = await record(raw)
 			requests.push(request)
 			const failure = failures.shift()
@@ -83,6 +90,7 @@ export function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): OpenAI
 	})
 
 	return {
+		faults,
 		url: `http://127.0.0.1:${server.port}/v1`,
 		apiKey,
 		requests,

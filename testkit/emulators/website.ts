@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib'
+import { type FaultLayer, faultLayer } from './faults.ts'
 
 /**
  * A small website on 127.0.0.1 for the web crawler: pages held in a map that tests change between crawls, ETag
@@ -22,6 +23,8 @@ export interface SiteResponse {
 }
 
 export interface Website {
+	/** The shared fault layer (testkit/emulators/faults.ts). */
+	faults: FaultLayer
 	origin: string
 	port: number
 	routes: Map<string, SiteResponse | (() => SiteResponse)>
@@ -36,7 +39,9 @@ export function startWebsite(): Website {
 	const routes = new Map<string, SiteResponse | (() => SiteResponse)>()
 	const requests: SiteRequest[] = []
 	let inFlight = 0
+	const faults = faultLayer('website')
 	const site: Website = {
+		faults,
 		origin: '',
 		port: 0,
 		routes,
@@ -53,6 +58,8 @@ export function startWebsite(): Website {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
+			const fault = faults.before(request)
+			if (fault) return fault
 			const url = new URL(request.url)
 			const path = `${url.pathname}${url.search}`
 			const entry: SiteRequest = {

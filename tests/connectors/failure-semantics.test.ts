@@ -178,16 +178,22 @@ describe('connector runtime: reconciliation never deletes on an incomplete pictu
 		expect(await held(id)).toHaveLength(23)
 	}, 60_000)
 
-	it('deletes nothing in a scope whose listing saw an item fail', async () => {
+	it('deletes nothing when the listing saw an error, but does not let a failed item hold deletions back', async () => {
 		const { world, id } = await connect('scripted', 'failed-listing', { a: 'Alpha', b: 'Bravo', c: 'Charlie' })
 		world.items.delete('c')
-		putItem(world, 'a', 'Alpha 2')
-		world.failing.set('a', 'transient')
+		world.listingError = 'page 2 of the listing answered 500'
 		await store().update(id, { cursor: null })
 		const run = (await syncAgain('scripted', id, 'failed-listing')).lastSyncRun
 		expect(run).toMatchObject({ deleted: 0, failed: 1 })
-		expect(run.notes).toEqual(['the listing saw 1 failed item(s): nothing deleted'])
+		expect(run.notes).toEqual(['the listing saw 1 error(s): nothing deleted'])
 		expect(await held(id)).toEqual(['a', 'b', 'c'])
+		world.listingError = null
+		putItem(world, 'a', 'Alpha 2')
+		world.failing.set('a', 'transient')
+		await store().update(id, { cursor: null })
+		const next = (await syncAgain('scripted', id, 'failed-listing')).lastSyncRun
+		expect(next).toMatchObject({ deleted: 1, failed: 1 })
+		expect(await held(id)).toEqual(['a', 'b'])
 	}, 60_000)
 })
 

@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { AnyConnector } from '../../core/index.ts'
+import { syncSettled } from '../connections.ts'
+import type { FaultLayer } from '../emulators/faults.ts'
+import { startTestService, type TestService } from '../service.ts'
+
+/** A provider emulator as the conformance suite drives it. Items are named by the suite; contents are text. */
+export interface ConformanceEmulator {
+	start(): void | Promise<void>
+	stop(): void | Promise<void>
+	/** Adds items, or changes the content of items it holds. */
+	seed(items: Record<string, string>): void | Promise<void>
+	/** Removes items. */
+	remove(ids: string[]): void | Promise<void>
+	/** Whether the provider is reached over HTTP through an emulator with the fault layer. */
+	http: boolean
+	/** The emulator's fault layer (testkit/emulators/faults.ts), once started; null for a provider without HTTP. */
+	faults(): FaultLayer | null
+	/** Paths of the requests that read one new item's content: failing them fails that item only. */
+	itemReads: RegExp
+	/** Paths of the requests that list items: failing them leaves the listing incomplete. */
+	listing: RegExp
+	/** OAuth refreshes the emulator answered so far (OAuth providers). */
+	refreshes?(): number
+}
+
+export interface ConformanceOptions {
+	name: string
+	/** The connector, built once the emulator runs (it points at the emulator's address). */
+	connector(): AnyConnector
+	emulator: ConformanceEmulator
+	/** The service's environment (OAuth applications). */
+	env?(): Record<string, string>
+	/**
+	 * Creates a connection with `body` (container tag, documentLimit), authorizes it through the emulator when the
+	 * provider uses OAuth, configures what it syncs, and answers its id once the sync that follows has settled.
+	 */
+	connect(t: TestService, body: { containerTag: string; documentLimit?: number }, key: string): Promise<string>
+	/** The external id the connector gives the item the suite named `id`. */
+	externalId(id: string): string
+	/** The provider uses OAuth: a 401 is answered by one refresh. */
+	oauth: boolean
+}
+
+/**
+ * The connector conformance suite: every connector runs it against its emulator. Full and incremental sync,
+ * unchanged items skipped, an item failure read again on a later run, a rate limit waited out, an incomplete listing
+ * deleting nothing, a 401 refreshed once (OAuth), a revoked grant expiring the connection, documentLimit and tenant
+ * isolation. Runs on the embedded store, with the real runtime and queue.
+ */
+export function connectorConformance(options: ConformanceOptions): void {
+	const { emulator } = options
+	describe(`${options.name} connector conformance`, () => {
+		let t: TestService
+		const held = new Map<string, string>()
+		const store = () => t.service.services.connectorDeps.storage.connections
+		const imported = async (id: string) => (await store().items(id)).map((item) => item.externalId).sort()
+		const expected = () => [...held.keys()].map(options.externalId).sort()
+		const seed = async (items: Record<string, string>) => {
+			for (const [id, content] of Object.entries(items)) held.set(id, content)
+			await emulator.seed(items)
+		}
+		const remove = async (ids: string[]) => {
+			for (const id of ids) held.delete(id)
+			await emulator.remove(ids)
+		}
+		let tags = 0
+		const connect = async (extra: { documentLimit?: number } = {}, key = t.key) => {
+			const containerTag = `conformance_${++tags}`
+			return { id: await options.connect(t, { containerTag, ...extra }, key), containerTag }
+		}
+		/** Syncs the connection now and answers it once that sync settled. */
+		const sync = async (id: string, containerTag: string) => {
+			const since = new Date().toISOString()
+			const answer = await t.request('POST', `/v3/connections/${options.connector().provider}/import`, {
+				body: { containerTags: [containerTag] },
+			})
+			expect(answer.status).toBe(202)
+			return syncSettled(t, id, since)
+		}
+		/** The next sync lists everything (as it does after a reset or on its reconciliation schedule). */
+		const fullNext = (id: string) => store().update(id, { cursor: null })
+
+		beforeAll(async () => {
+			await emulator.start()
+			await seed({ alpha: 'Alpha is the first item.', bravo: 'Bravo is the second item.', charlie: 'Charlie, third.' })
+			t = await startTestService('pglite', {
+				plugins: [options.connector()],
+				extractor: null,
+				env: {
+					MEMORY_CONNECTOR_RETRY_SECONDS: '0',
+					MEMORY_CONNECTOR_LEASE_SECONDS: '5',
+					MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
+					...(options.env?.() ?? {}),
+				},
+			})
+		}, 180_000)
+		afterAll(async () => {
+			await t?.stop()
+			await emulator.stop()
+		}, 60_000)
+
+		it('imports every item on the first sync', async () => {
+			const { id } = await connect()
+			expect(await imported(id)).toEqual(expected())
+			const connection = (await t.json('GET', `/v3/connections/${id}`)).body
+			expect(connection).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed' } })
+		}, 90_000)
+
+		it('syncs incrementally: a new item is added, a changed one updated', async () => {
+			const { id, containerTag } = await connect()
+			await seed({ delta: 'Delta arrived later.', alpha: 'Alpha was edited.' })
+			const run = (await sync(id, containerTag)).lastSyncRun
+			expect(run).toMatchObject({ status: 'completed', added: 1, updated: 1 })
+			expect(await imported(id)).toEqual(expected())
+		}, 90_000)
+
+		it('skips unchanged items', async () => {
+			const { id, containerTag } = await connect()
+			const run = (await sync(id, containerTag)).lastSyncRun
+			expect(run).toMatchObject({ status: 'completed', added: 0, updated: 0, deleted: 0 })
+		}, 90_000)
+
+		if (emulator.http) {
+			const layer = () => emulator.faults()!
+
+			it('reads an item that failed on a later run', async () => {
+				const { id, containerTag } = await connect()
+				layer().faults.only = emulator.itemReads
+				layer().faults.burst5xx = 1_000
+				await seed({ echo: 'Echo failed once.' })
+				try {
+					const failed = (await sync(id, containerTag)).lastSyncRun
+					expect(failed.failed).toBeGreaterThanOrEqual(1)
+					expect(await imported(id)).not.toContain(options.externalId('echo'))
+				} finally {
+					layer().reset()
+				}
+				const later = (await sync(id, containerTag)).lastSyncRun
+				expect(later.status).toBe('completed')
+				expect(await imported(id)).toEqual(expected())
+			}, 180_000)
+
+			it("waits out the provider's rate limit within the run", async () => {
+				const { id, containerTag } = await connect()
+				const faults = layer()
+				faults.faults.rateLimitEvery = 3
+				faults.faults.rateLimitSeconds = 1
+				await seed({ foxtrot: 'Foxtrot came during a rate limit.', golf: 'Golf too.' })
+				try {
+					await fullNext(id)
+					const run = (await sync(id, containerTag)).lastSyncRun
+					expect(faults.counts.rateLimited).toBeGreaterThanOrEqual(1)
+					expect(run).toMatchObject({ status: 'completed', failed: 0 })
+				} finally {
+					faults.reset()
+				}
+				expect(await imported(id)).toEqual(expected())
+			}, 120_000)
+
+			it('deletes nothing when the listing is incomplete, and deletes once it is whole', async () => {
+				const { id, containerTag } = await connect()
+				await remove(['bravo'])
+				const faults = layer()
+				faults.faults.only = emulator.listing
+				faults.faults.burst5xx = 1_000
+				try {
+					await fullNext(id)
+					const run = (await sync(id, containerTag)).lastSyncRun
+					expect(run.deleted).toBe(0)
+				} finally {
+					faults.reset()
+				}
+				expect(await imported(id)).toContain(options.externalId('bravo'))
+				await fullNext(id)
+				expect((await sync(id, containerTag)).lastSyncRun.deleted).toBe(1)
+				expect(await imported(id)).toEqual(expected())
+			}, 120_000)
+
+			if (options.oauth) {
+				it('answers a 401 with one refresh and goes on', async () => {
+					const { id, containerTag } = await connect()
+					const before = emulator.refreshes?.() ?? 0
+					layer().faults.refuseTokens = 1
+					const connection = await sync(id, containerTag)
+					expect(connection).toMatchObject({ status: 'active', lastSyncRun: { status: 'completed' } })
+					if (emulator.refreshes) expect(emulator.refreshes() - before).toBe(1)
+					layer().reset()
+				}, 90_000)
+			}
+
+			it('expires the connection when the grant is revoked', async () => {
+				const { id, containerTag } = await connect()
+				layer().faults.revoke = true
+				try {
+					await fullNext(id)
+					await sync(id, containerTag)
+					const connection = (await t.json('GET', `/v3/connections/${id}`)).body
+					expect(connection.status).toBe('expired')
+				} finally {
+					layer().reset()
+				}
+			}, 90_000)
+		}
+
+		it('stops at documentLimit', async () => {
+			const { id } = await connect({ documentLimit: 2 })
+			const connection = (await t.json('GET', `/v3/connections/${id}`)).body
+			expect(connection.lastSyncRun.status).toBe('limit_reached')
+			expect(await imported(id)).toHaveLength(2)
+		}, 90_000)
+
+		it("never shows one organization's connection or documents to another", async () => {
+			const { id, containerTag } = await connect()
+			const other = await t.createKey(`conformance-other-${options.name}`)
+			expect((await t.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+			const listed = await t.json('POST', '/v3/documents/list', { containerTags: [containerTag] }, other)
+			expect(listed.body.pagination.totalItems).toBe(0)
+			expect((await t.json('POST', '/v3/connections/list', {}, other)).body).toEqual([])
+		}, 90_000)
+	})
+}
