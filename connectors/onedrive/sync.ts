@@ -59,8 +59,10 @@ export async function* syncOnedrive(
 		if (end === 'done') return
 		ctx.logger.info('listing the OneDrive again', { connectionId: ctx.connectionId, reason: end })
 	}
-	// Never synced: a first listing. Synced for another selection, or reset: a listing that reconciles.
-	yield* pass(run, FULL_LISTING, treeOf(run, null), { initial: cursor === null, reconcile: cursor !== null })
+	// Every listing of the whole drive started in this run reconciles at its end (a first one holds nothing to delete;
+	// a cursor the runtime dropped does); a first one also checkpoints each page, and one resumed after a crash
+	// (above, from its link) sees only part of the drive, so it does not reconcile.
+	yield* pass(run, FULL_LISTING, treeOf(run, null), { initial: cursor === null, reconcile: true })
 }
 
 function treeOf(run: Run, json: string | null): FolderTree {
