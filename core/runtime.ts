@@ -107,7 +107,8 @@ export async function startRuntime(input: {
 	if (role !== 'api') {
 		// In the background: the first upload need not wait for the parsers, nor the start for them.
 		warmFileParsers().catch((error) => logger.warn('file parsers did not load', { error: String(error) }))
-		const deps = { storage, embedder, logger, extraction, memories: memory.step, budget }
+		const summarizer = plugins.extractors.find((extractor) => extractor.summarize)
+		const deps = { storage, embedder, logger, extraction, memories: memory.step, budget, summarizer }
 		// The embedded store belongs to this process alone, so jobs still marked active were orphaned by a crash.
 		if (embedded) {
 			const recovered = await queue.recoverOrphans()

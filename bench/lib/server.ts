@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import type { BenchStore } from './store.ts'
@@ -45,19 +45,22 @@ function readMemory(pid: number): { rss: number; peak: number } {
 
 type ServiceProcess = Subprocess<'ignore', 'ignore', 'pipe'>
 
-/** `bun server/main.ts` on the store, its stderr collected. */
-function spawnService(store: BenchStore, env: Record<string, string>, args: string[]) {
+/** The service's entry point in a checkout (`core/main.ts` in versions before `server/`). */
+export function serverEntry(root: string): string {
+	const entry = join(root, 'server/main.ts')
+	return existsSync(entry) ? entry : join(root, 'core/main.ts')
+}
+
+/** `bun server/main.ts` of the checkout at `root` on the store, its stderr collected. */
+function spawnService(store: BenchStore, env: Record<string, string>, args: string[], root = ROOT) {
 	const stderr: string[] = []
-	const proc: ServiceProcess = Bun.spawn(
-		[process.execPath, ...SERVER_BUN_FLAGS, join(ROOT, 'server/main.ts'), ...args],
-		{
-			cwd: store.dataDir,
-			env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...SERVICE_SETTINGS, ...store.env, ...env },
-			stdin: 'ignore',
-			stdout: 'ignore',
-			stderr: 'pipe',
-		},
-	)
+	const proc: ServiceProcess = Bun.spawn([process.execPath, ...SERVER_BUN_FLAGS, serverEntry(root), ...args], {
+		cwd: store.dataDir,
+		env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...SERVICE_SETTINGS, ...store.env, ...env },
+		stdin: 'ignore',
+		stdout: 'ignore',
+		stderr: 'pipe',
+	})
 	void (async () => {
 		const decoder = new TextDecoder()
 		for await (const chunk of proc.stderr) stderr.push(decoder.decode(chunk))
@@ -75,7 +78,7 @@ async function stopService(proc: ServiceProcess): Promise<void> {
 }
 
 /**
- * Starts `bun server/main.ts` on the store as its own process, listening on 127.0.0.1 only, and waits until /health
+ * Starts `bun server/main.ts` (of the checkout at `root`, by default this one) on the store as its own process, listening on 127.0.0.1 only, and waits until /health
  * answers 200 (storage, job queue and workers up). Its working directory is the store's folder, so a developer's
  * memory.config.ts never applies to a bench.
  */
@@ -84,11 +87,12 @@ export async function startServer(
 	env: Record<string, string> = {},
 	timeoutMs = 120_000,
 	args: string[] = [],
+	root = ROOT,
 ): Promise<ServerProcess> {
 	const port = freePort()
 	const url = `http://127.0.0.1:${port}`
 	const started = performance.now()
-	const { proc, stderr } = spawnService(store, { HOST: '127.0.0.1', PORT: String(port), ...env }, args)
+	const { proc, stderr } = spawnService(store, { HOST: '127.0.0.1', PORT: String(port), ...env }, args, root)
 	for (;;) {
 		try {
 			const response = await fetch(`${url}/health`)

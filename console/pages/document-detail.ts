@@ -56,6 +56,7 @@ export function DocumentDetail({ id }: { id: string }) {
 		<p><a href=${href('documents')}>← Documents</a></p>
 		<h1 id="document-title">${document.title ?? document.customId ?? document.id}</h1>
 		<p><${StatusBadge} status=${document.status} /> <span class="muted">${document.type} · ${document.containerTag} · created ${when(document.createdAt)}</span></p>
+		${document.summary ? html`<p class="summary" aria-label="Summary">${document.summary}</p>` : null}
 		<${ErrorBox} error=${document.error ? `Failed: ${document.error}` : null} />
 		<div class="actions">
 			${document.status === 'failed' ? html`<button type="button" onClick=${retry}>Retry</button>` : null}

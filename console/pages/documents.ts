@@ -17,6 +17,7 @@ interface Summary {
 	id: string
 	customId: string | null
 	title: string | null
+	summary: string | null
 	status: string
 	type: string
 	containerTags: string[]
@@ -74,7 +75,7 @@ function DocumentList() {
 					<tbody>
 						${rows.map(
 							(doc) => html`<tr data-document-id=${doc.id}>
-								<td><a href=${href('documents', doc.id)}>${shorten(doc.title ?? doc.customId ?? doc.url ?? doc.id, 60)}</a></td>
+								<td><a href=${href('documents', doc.id)}>${shorten(doc.title ?? doc.customId ?? doc.url ?? doc.id, 60)}</a>${doc.summary ? html`<div class="muted summary">${shorten(doc.summary, 120)}</div>` : null}</td>
 								<td><${StatusBadge} status=${doc.status} />${doc.dreamingStatus === 'dreaming' ? html` <span class="badge">memories pending</span>` : null}</td>
 								<td>${doc.type}</td>
 								<td>${doc.containerTags[0]}</td>

@@ -271,6 +271,30 @@ export function createConnectionService(deps: ConnectorDeps) {
 			}
 		},
 
+		/** Starts a sync of one active connection now; 409 while one is running (or queued). */
+		async sync(scope: Scope, id: string) {
+			const connection = await owned(scope, id)
+			if (connection.status !== 'active') {
+				throw new HttpError(409, 'Conflict', `the connection is ${connection.status}: authorize it first`)
+			}
+			const [last] = await storage.connections.runs(scope, id, 1)
+			if (last?.status === 'running')
+				throw new HttpError(409, 'Conflict', 'a sync of this connector is already running')
+			await enqueueSync(deps, id, 'manual')
+			return { id, status: 'queued' as const }
+		},
+
+		/** How many documents the connection imported. */
+		async documentCount(scope: Scope, id: string) {
+			await owned(scope, id)
+			return (await storage.connections.items(id)).length
+		},
+
+		async setDocumentLimit(scope: Scope, id: string, documentLimit: number) {
+			await owned(scope, id)
+			await storage.connections.update(id, { documentLimit })
+		},
+
 		async runs(scope: Scope, id: string, limit: number) {
 			await owned(scope, id)
 			return storage.connections.runs(scope, id, limit)

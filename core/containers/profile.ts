@@ -1,6 +1,7 @@
 import type { QueryFilter } from '../domain/filter.ts'
 import type { Scope } from '../domain/types.ts'
 import { badRequest } from '../errors.ts'
+import type { ProfileFact } from '../plugins/container-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
 import type { MemorySearch, SearchHit } from '../search/memory-search.ts'
 import { effectiveBuckets } from './buckets.ts'
@@ -21,6 +22,12 @@ export interface ProfileRequest {
 	buckets?: string[]
 }
 
+export interface ProfileFacts {
+	static?: ProfileFact[]
+	dynamic?: ProfileFact[]
+	buckets?: Record<string, ProfileFact[]>
+}
+
 export interface ProfileAnswer {
 	profile: { static?: string[]; dynamic?: string[]; buckets?: Record<string, string[]> }
 	search?: { hits: SearchHit[]; timing: number }
@@ -34,38 +41,52 @@ export interface ProfileAnswer {
 export function createProfileService(deps: { storage: Storage; memorySearch: MemorySearch; dynamicDays: number }) {
 	const { storage, memorySearch } = deps
 	return {
+		/** The profile as texts (v4), with the search `q` asks for. */
 		async profile(scope: Scope, request: ProfileRequest): Promise<ProfileAnswer> {
-			const include = new Set(request.include ?? PROFILE_SECTIONS)
-			let keys: string[] = []
-			if (include.has('buckets') || request.buckets) {
-				const defined = (await effectiveBuckets(storage, scope, request.containerTag)).map((b) => b.key)
-				const unknown = (request.buckets ?? []).find((key) => !defined.includes(key))
-				if (unknown !== undefined) {
-					throw badRequest(
-						`buckets: "${unknown}" is not a bucket of this container (defined: ${defined.join(', ') || 'none'})`,
-					)
-				}
-				keys = include.has('buckets') ? (request.buckets ?? defined) : []
-			}
-			const [rows, search] = await Promise.all([
-				storage.containers.profile(scope, request.containerTag, {
-					filters: request.filters,
-					staticLimit: include.has('static') ? PROFILE_LIMITS.static : 0,
-					dynamicLimit: include.has('dynamic') ? PROFILE_LIMITS.dynamic : 0,
-					dynamicDays: deps.dynamicDays,
-					buckets: [...new Set(keys)],
-					bucketLimit: PROFILE_LIMITS.perBucket,
-				}),
+			const [facts, search] = await Promise.all([
+				readFacts(scope, request),
 				request.q === undefined ? undefined : runSearch(scope, request),
 			])
+			const texts = (list: ProfileFact[]) => list.map((fact) => fact.memory)
 			const profile: ProfileAnswer['profile'] = {}
-			if (include.has('static')) profile.static = rows.static
-			if (include.has('dynamic')) profile.dynamic = rows.dynamic
-			if (include.has('buckets')) {
-				profile.buckets = Object.fromEntries(keys.map((key) => [key, rows.buckets[key] ?? []]))
+			if (facts.static) profile.static = texts(facts.static)
+			if (facts.dynamic) profile.dynamic = texts(facts.dynamic)
+			if (facts.buckets) {
+				profile.buckets = Object.fromEntries(Object.entries(facts.buckets).map(([key, list]) => [key, texts(list)]))
 			}
 			return { profile, ...(search ? { search } : {}) }
 		},
+
+		/** The profile's sections as memories with their ids (v5). */
+		facts: readFacts,
+	}
+
+	async function readFacts(scope: Scope, request: Omit<ProfileRequest, 'q' | 'threshold'>): Promise<ProfileFacts> {
+		const include = new Set(request.include ?? PROFILE_SECTIONS)
+		let keys: string[] = []
+		if (include.has('buckets') || request.buckets) {
+			const defined = (await effectiveBuckets(storage, scope, request.containerTag)).map((b) => b.key)
+			const unknown = (request.buckets ?? []).find((key) => !defined.includes(key))
+			if (unknown !== undefined) {
+				throw badRequest(
+					`buckets: "${unknown}" is not a bucket of this container (defined: ${defined.join(', ') || 'none'})`,
+				)
+			}
+			keys = include.has('buckets') ? (request.buckets ?? defined) : []
+		}
+		const rows = await storage.containers.profile(scope, request.containerTag, {
+			filters: request.filters,
+			staticLimit: include.has('static') ? PROFILE_LIMITS.static : 0,
+			dynamicLimit: include.has('dynamic') ? PROFILE_LIMITS.dynamic : 0,
+			dynamicDays: deps.dynamicDays,
+			buckets: [...new Set(keys)],
+			bucketLimit: PROFILE_LIMITS.perBucket,
+		})
+		const facts: ProfileFacts = {}
+		if (include.has('static')) facts.static = rows.static
+		if (include.has('dynamic')) facts.dynamic = rows.dynamic
+		if (include.has('buckets')) facts.buckets = Object.fromEntries(keys.map((key) => [key, rows.buckets[key] ?? []]))
+		return facts
 	}
 
 	async function runSearch(scope: Scope, request: ProfileRequest) {

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts'
 import type { FileStore } from '../plugins/files.ts'
 import type { BulkDeleteSelector, ListDocumentsQuery, Storage } from '../plugins/storage.ts'
 import type { UsageMeter } from '../usage/meter.ts'
+import { contentHash } from './content-hash.ts'
 import { prepareContent, removeStoredFiles, type UploadedFile } from './prepare-content.ts'
 
 export const DEFAULT_CONTAINER_TAG = 'sm_project_default'
@@ -28,6 +29,8 @@ export interface AddDocumentInput {
 	/** The connection that imported the document. */
 	connectionId?: string
 	title?: string | null
+	/** A re-send of the customId adds to the document instead of replacing it (see NewDocument.append). */
+	append?: boolean
 }
 
 export interface UpdateDocumentInput {
@@ -37,11 +40,11 @@ export interface UpdateDocumentInput {
 	metadata?: Metadata
 	taskType?: TaskType
 	filepath?: string
+	entityContext?: string
+	dreaming?: Dreaming
 }
 
-export function contentHash(content: string): string {
-	return new Bun.CryptoHasher('sha256').update(content).digest('hex')
-}
+export { contentHash }
 
 /** Document operations behind the v3 routes; HTTP-free so batch, file and connector ingest reuse them. */
 export function createDocumentService(deps: {
@@ -79,6 +82,7 @@ export function createDocumentService(deps: {
 				source: input.source ?? prepared.source,
 				file: prepared.file,
 				...(input.connectionId ? { connectionId: input.connectionId } : {}),
+				...(input.append ? { append: true } : {}),
 			})
 			if (replacedFile) await removeFiles([replacedFile.key])
 			if (needsProcessing) {
@@ -91,6 +95,13 @@ export function createDocumentService(deps: {
 
 		async get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord> {
 			const document = await storage.documents.get(scope, idOrCustomId)
+			if (!document) throw notFound('Document')
+			return document
+		},
+
+		/** The document of one container tag with that id or customId (404 otherwise). */
+		async getInContainer(scope: Scope, containerTag: string, idOrCustomId: string): Promise<DocumentRecord> {
+			const document = await storage.documents.getInContainer(scope, containerTag, idOrCustomId)
 			if (!document) throw notFound('Document')
 			return document
 		},
@@ -158,6 +169,13 @@ export function createDocumentService(deps: {
 		processing(scope: Scope) {
 			return storage.documents.processing(scope)
 		},
+
+		/** A page of a container tag's chunks. */
+		chunksInContainer: (
+			scope: Scope,
+			containerTag: string,
+			query: Parameters<Storage['chunks']['listInContainer']>[2],
+		) => storage.chunks.listInContainer(scope, containerTag, query),
 
 		async chunks(scope: Scope, idOrCustomId: string) {
 			const document = await storage.documents.get(scope, idOrCustomId)

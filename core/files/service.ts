@@ -62,6 +62,7 @@ export function createFileService(deps: {
 		const detection = await detectFile({ bytes, fileName: name, declaredMime, fileType, strict })
 		if (!detection.ok) {
 			if (detection.problem === 'empty') throw badRequest('file: the file is empty')
+			if (detection.problem === 'fileType') throw badRequest(detection.message)
 			const error = detection.problem === 'mislabelled' ? 'File type does not match its label' : 'Unsupported file type'
 			throw new HttpError(415, error, detection.message)
 		}

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
+import { V5_TAG_DESCRIPTIONS } from './v5/tags.ts'
 
 const SWAGGER_ASSETS = dirname(Bun.resolveSync('swagger-ui-dist/package.json', import.meta.dir))
 const ASSET_NAMES = new Set(['swagger-ui-bundle.js', 'swagger-ui.css'])
@@ -48,7 +49,8 @@ export function apiDocs() {
 				path: '/swagger',
 				specPath: '/openapi.json',
 				provider: 'swagger-ui',
-				exclude: { paths: ['/swagger/assets/:name'] },
+				// The /v5 copies of the v5 routes are the same operations as the root ones.
+				exclude: { paths: ['/swagger/assets/:name', /^\/v5\//] },
 				swagger: {
 					cdn: '/swagger/assets/swagger-ui-bundle.js',
 					theme: '/swagger/assets/swagger-ui.css',
@@ -60,12 +62,41 @@ export function apiDocs() {
 						title: 'Memory service',
 						version: '3.0.0',
 						description:
-							'Self-hosted memory and knowledge service speaking the Supermemory API (v3 and v4). Authorize with your API key.',
+							'Self-hosted memory and knowledge service speaking the Supermemory API (v3, v4 and the namespace-first v5 at the root paths /ns, /connectors, /organization, /feedback). Authorize with your API key.',
 					},
-					tags: API_TAGS,
+					tags: [...API_TAGS, ...V5_TAG_DESCRIPTIONS],
 					components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
 					security: [{ bearerAuth: [] }],
 				},
 			}),
 		)
+}
+
+/** The v5 operations alone, at /v5/openapi (where the Supermemory v5 spec is published), with Swagger UI at /v5/swagger. */
+export function v5ApiDocs() {
+	return new Elysia().use(
+		openapi({
+			path: '/v5/swagger',
+			specPath: '/v5/openapi',
+			provider: 'swagger-ui',
+			exclude: { paths: ['/swagger/assets/:name', /^\/v5\//], tags: API_TAGS.map((tag) => tag.name) },
+			swagger: {
+				cdn: '/swagger/assets/swagger-ui-bundle.js',
+				theme: '/swagger/assets/swagger-ui.css',
+				persistAuthorization: true,
+			},
+			documentation: {
+				openapi: '3.1.0',
+				info: {
+					title: 'Memory service: Supermemory v5 API',
+					version: '5.0.1',
+					description:
+						'The namespace-first v5 API: a namespace is a container tag of the v3/v4 API, on the same data. Authorize with your API key.',
+				},
+				tags: V5_TAG_DESCRIPTIONS,
+				components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+				security: [{ bearerAuth: [] }],
+			},
+		}),
+	)
 }

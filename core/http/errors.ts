@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia'
 import { HttpError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
+import { issuesOf, isV5Path, V5ValidationError, validationBody } from './v5/errors.ts'
 
 export function errorBody(error: string, details?: string): { error: string; details?: string } {
 	return details === undefined ? { error } : { error, details }
@@ -39,7 +40,10 @@ export function errorHandling(logger: Logger) {
 		if (error instanceof HttpError) {
 			return jsonResponse(error.status, errorBody(error.message, error.details), error.headers)
 		}
+		if (error instanceof V5ValidationError) return jsonResponse(400, validationBody(error.issues))
 		if (error instanceof ValidationError) {
+			// v5 answers a schema failure with its ValidationErrorResponse, v3/v4 with `{ error, details }`.
+			if (isV5Path(new URL(request.url).pathname)) return jsonResponse(400, validationBody(issuesOf(error)))
 			return jsonResponse(400, errorBody('Invalid request parameters', describeValidationError(error)))
 		}
 		switch (code) {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../logger.ts'
 import { rememberAddress } from './client-address.ts'
-import { apiDocs } from './docs.ts'
+import { apiDocs, v5ApiDocs } from './docs.ts'
 import { errorHandling } from './errors.ts'
 import { checkDeclaredSize, guardBody } from './guards/request-size.ts'
 
@@ -52,5 +52,6 @@ export function httpFrame(options: FrameOptions) {
 				{ detail: { tags: ['health'], summary: 'Health check (no key needed)', security: [] } },
 			)
 			.use(apiDocs())
+			.use(v5ApiDocs())
 	)
 }

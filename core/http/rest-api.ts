@@ -16,8 +16,9 @@ import { searchRoutes } from './routes/search.ts'
 import { memorySearchRoutes } from './routes/search-v4.ts'
 import { settingsRoutes } from './routes/settings.ts'
 import { usageRoutes } from './routes/usage.ts'
+import { v5Routes } from './v5/index.ts'
 
-/** The Supermemory REST API (v3 and v4) over the shared services; every route authenticates its own key. */
+/** The Supermemory REST API (v3, v4 and v5) over the shared services; every route authenticates its own key. */
 export function restApi(deps: RouteDeps, options: { logger: Logger }) {
 	return new Elysia({ name: 'rest-api' })
 		.use(documentFileRoutes(deps))
@@ -35,4 +36,5 @@ export function restApi(deps: RouteDeps, options: { logger: Logger }) {
 		.use(connectionCallbackRoutes(deps))
 		.use(connectionRoutes(deps))
 		.use(keyRoutes(deps))
+		.use(v5Routes(deps))
 }

@@ -43,6 +43,10 @@ export function createMemoryService(deps: FormationDeps & { calibration: Calibra
 			return { entries, total }
 		},
 
+		get: (scope: Scope, id: string) => storage.memories.get(scope, id),
+		/** Every version of the memories' chains and the relations touching them. */
+		graph: (scope: Scope, ids: string[]) => storage.memories.graph(scope, ids),
+
 		/** Memories formed from a document, for GET /v3/documents/{id}. */
 		ofDocument: (scope: Scope, documentId: string) => storage.memories.ofDocument(scope, documentId),
 	}

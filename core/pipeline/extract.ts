@@ -47,12 +47,10 @@ export async function extractText(document: DocumentRecord, deps?: ExtractionDep
 		const bytes = await files.get(document.file.key)
 		// Retried: a re-upload may have replaced the file since this attempt read the document.
 		if (!bytes) throw new StageError('the original file is missing from the file store')
-		const detection = await detectFile({
-			bytes,
-			fileName: document.file.name,
-			declaredMime: document.file.mimeType,
-			strict: false,
-		})
+		const file = { bytes, fileName: document.file.name, declaredMime: document.file.mimeType, strict: false }
+		// Read as the type the upload settled on (an explicit fileType included); by the bytes if they no longer fit it.
+		const typed = await detectFile({ ...file, fileType: document.type })
+		const detection = typed.ok ? typed : await detectFile(file)
 		if (!detection.ok) throw new PermanentStageError(detection.message)
 		return withTitle(document, await extractBytes(bytes, detection.kind, required(deps)), document.file.name)
 	}

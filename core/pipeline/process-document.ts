@@ -5,10 +5,11 @@ import { type IsolationLimits, runIsolated } from '../jobs/isolated-task.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import { yieldToEventLoop } from '../jobs/yield.ts'
 import type { Logger } from '../logger.ts'
-import type { EmbedderPlugin } from '../plugins/contract.ts'
+import type { EmbedderPlugin, ExtractorPlugin } from '../plugins/contract.ts'
 import type { ProgressUpdate, Storage } from '../plugins/storage.ts'
 import { type DocumentBudget, startBudget } from './budget.ts'
 import { chunkText, type PackedChunks, type TextChunk, unpackChunks } from './chunker.ts'
+import { extractiveSummary } from './extract/summary.ts'
 import { type ExtractionDeps, extractText } from './extract.ts'
 import { failureReason, rawMessage } from './failure-reason.ts'
 
@@ -22,6 +23,8 @@ export interface PipelineDeps {
 	memories?: MemoryStep
 	/** Time and memory one attempt at a document may take; without it, unbounded. */
 	budget?: DocumentBudget
+	/** Writes documents' summaries (an LLM extractor); without it, or when it gives none, the offline extractive one. */
+	summarizer?: Pick<ExtractorPlugin, 'summarize'>
 }
 
 export interface MemoryStep {
@@ -90,10 +93,19 @@ async function chunksOf(document: DocumentRecord, storage: Storage, run: RunStat
 }
 
 const STAGES: Record<PipelineStage, StageRunner> = {
-	async extracting(document, { storage, extraction }, run) {
+	async extracting(document, { storage, extraction, summarizer, logger }, run) {
 		const extracted = await extractText(document, extraction && { ...extraction, limits: run.limits })
 		run.limits.signal?.throwIfAborted()
-		run.text = await storage.documents.setExtracted(document.id, document.contentHash, extracted)
+		// A summary is worth no retry of the document: when the writer fails, the offline one stands in.
+		const written = await summarizer?.summarize?.({ text: extracted.text, title: extracted.title }).catch((error) => {
+			logger.warn('summary not written, using the extractive one', { documentId: document.id, error: String(error) })
+			return null
+		})
+		run.limits.signal?.throwIfAborted()
+		run.text = await storage.documents.setExtracted(document.id, document.contentHash, {
+			...extracted,
+			summary: written || extractiveSummary(extracted.text),
+		})
 	},
 	async chunking(document, { storage }, run) {
 		if ((await chunksOf(document, storage, run)).length === 0) {

@@ -49,7 +49,10 @@ export interface NewConnection {
 }
 
 export type ConnectionPatch = Partial<
-	Pick<ConnectionRecord, 'status' | 'error' | 'email' | 'accountId' | 'secrets' | 'app' | 'settings' | 'cursor'>
+	Pick<
+		ConnectionRecord,
+		'status' | 'error' | 'email' | 'accountId' | 'secrets' | 'app' | 'settings' | 'cursor' | 'documentLimit'
+	>
 >
 
 export interface SyncCounts {

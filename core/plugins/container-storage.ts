@@ -47,10 +47,16 @@ export interface ProfileQuery {
 	bucketLimit: number
 }
 
+/** One memory of a profile section: its id and text. */
+export interface ProfileFact {
+	id: string
+	memory: string
+}
+
 export interface ProfileRows {
-	static: string[]
-	dynamic: string[]
-	buckets: Record<string, string[]>
+	static: ProfileFact[]
+	dynamic: ProfileFact[]
+	buckets: Record<string, ProfileFact[]>
 }
 
 export type MergeStatus = 'queued' | 'running' | 'done' | 'failed'

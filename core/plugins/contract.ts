@@ -114,6 +114,11 @@ export interface MemoryCandidate {
 
 export interface ExtractorPlugin extends PluginBase<'extractor'> {
 	extract(input: ExtractionInput): Promise<MemoryCandidate[]>
+	/**
+	 * A short summary of a document's text (a few sentences, at most SUMMARY_MAX characters); null leaves it to the
+	 * offline extractive summary. Optional: only extractors that write (a language model) have one.
+	 */
+	summarize?(input: { text: string; title: string | null }): Promise<string | null>
 }
 
 export type StoragePlugin = PluginBase<'storage'> & Storage

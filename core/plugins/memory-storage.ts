@@ -241,6 +241,8 @@ export interface ListMemoriesQuery {
 	limit: number
 	sort: MemorySort
 	order: 'asc' | 'desc'
+	/** False lists only active memories (not forgotten, not expired); listed (flagged) by default. */
+	includeForgotten?: boolean
 }
 
 export interface MemorySearchQuery {

@@ -98,6 +98,12 @@ export interface NewDocument {
 	connectionId?: string | null
 	/** The uploaded original. Given (or null) it replaces the document's file on a re-send; omitted it is kept. */
 	file?: StoredFile | null
+	/**
+	 * A re-send of the same (containerTag, customId) adds the content to the document's text instead of replacing
+	 * it, and merges the metadata; content the document already holds changes nothing. Text documents only (a URL or
+	 * uploaded document is replaced).
+	 */
+	append?: boolean
 }
 
 export interface UpsertResult {
@@ -118,6 +124,8 @@ export interface DocumentPatch {
 	metadata?: Metadata | null
 	taskType?: TaskType
 	filepath?: string | null
+	entityContext?: string | null
+	dreaming?: Dreaming
 	/** Replaces (or with null, drops) the document's original file record. */
 	file?: StoredFile | null
 }
@@ -154,6 +162,8 @@ export interface DocumentStore {
 	upsert(scope: Scope, input: NewDocument): Promise<UpsertResult>
 	/** By id, or by customId when no id matches. */
 	get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord | null>
+	/** The document of one container tag with that id, else with that customId. */
+	getInContainer(scope: Scope, containerTag: string, idOrCustomId: string): Promise<DocumentRecord | null>
 	getMany(scope: Scope, ids: string[]): Promise<DocumentRecord[]>
 	/** Returns the updated document; `needsProcessing` is true when the content changed. */
 	update(
@@ -179,13 +189,13 @@ export interface DocumentStore {
 	 */
 	setProgress(id: string, update: ProgressUpdate): Promise<boolean>
 	/**
-	 * Stores the text extracted from the content `contentHash` names, with its title and type, unless the document's
-	 * content changed meanwhile; returns the text as stored (storage may normalize it).
+	 * Stores the text extracted from the content `contentHash` names, with its title, type and summary (none when not
+	 * given), unless the document's content changed meanwhile; returns the text as stored (storage may normalize it).
 	 */
 	setExtracted(
 		id: string,
 		contentHash: string,
-		extracted: { text: string; title: string | null; type: DocumentType },
+		extracted: { text: string; title: string | null; type: DocumentType; summary?: string | null },
 	): Promise<string>
 	/**
 	 * The text extracted from the document's current content; null until it is extracted. Kept apart from the record
@@ -208,6 +218,18 @@ export interface NewChunk {
 export interface ChunkStore {
 	/** Published (searchable) chunks of a document, ordered by position. */
 	list(scope: Scope, documentId: string): Promise<ChunkRecord[]>
+	/** A page of the published chunks of a container tag, filtered on their documents' metadata. */
+	listInContainer(
+		scope: Scope,
+		containerTag: string,
+		query: {
+			filters?: QueryFilter
+			page: number
+			limit: number
+			sort: 'createdAt' | 'updatedAt' | 'position'
+			order: 'asc' | 'desc'
+		},
+	): Promise<{ chunks: ChunkRecord[]; total: number }>
 	byIds(scope: Scope, ids: string[]): Promise<ChunkRecord[]>
 	/** Published chunks at the given positions of each document (for neighbour context). */
 	atPositions(scope: Scope, wanted: { documentId: string; positions: number[] }[]): Promise<ChunkRecord[]>

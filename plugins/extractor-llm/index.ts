@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, Output } from 'ai'
 import pLimit from 'p-limit'
 import type { ExtractionInput, ExtractorPlugin, Logger, MemoryCandidate, PluginContext } from '../../core/index.ts'
-import { createLogger, PLUGIN_API_VERSION } from '../../core/index.ts'
+import { createLogger, PLUGIN_API_VERSION, SUMMARY_MAX } from '../../core/index.ts'
 import { describeError } from './describe-error.ts'
 import { type InputPart, splitIntoParts } from './parts.ts'
 import { SYSTEM_PROMPT, userPrompt } from './prompt.ts'
@@ -118,7 +118,42 @@ export function extractorLLM(options: ExtractorLLMOptions): ExtractorPlugin {
 			const results = await Promise.all(parts.map((part, index) => extractPart(input, part, index, parts.length)))
 			return concatenate(results)
 		},
+		async summarize({ text, title }) {
+			try {
+				const { text: written } = await inFlight(() =>
+					generateText({
+						model,
+						system: SUMMARY_PROMPT,
+						prompt: `${title ? `Title: ${title}\n\n` : ''}${text.slice(0, maxCharsPerCall)}`,
+						temperature: 0,
+						maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+						abortSignal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+					}),
+				)
+				return boundedSummary(written)
+			} catch (error) {
+				logger.warn('extractor-llm: summary failed, the offline one is used', {
+					endpoint: where,
+					error: describeError(error),
+				})
+				return null
+			}
+		},
 	}
+}
+
+const SUMMARY_PROMPT = `Summarize the document the user sends in one to three plain sentences, at most ${SUMMARY_MAX} characters: what it is about and its main points, in its own language. Answer with the summary only, no preamble, no markdown.`
+
+/** The model's summary on one line, cut at a sentence (else a word) when it ran over SUMMARY_MAX; null when empty. */
+function boundedSummary(written: string): string | null {
+	const line = written.replace(/\s+/g, ' ').trim()
+	if (line === '') return null
+	if (line.length <= SUMMARY_MAX) return line
+	const head = line.slice(0, SUMMARY_MAX)
+	const sentence = head.search(/[.!?][^.!?]*$/)
+	if (sentence > SUMMARY_MAX / 2) return head.slice(0, sentence + 1)
+	const space = head.lastIndexOf(' ', SUMMARY_MAX - 1)
+	return `${head.slice(0, space > 0 ? space : SUMMARY_MAX - 1)}…`
 }
 
 /** The parts' candidates in order, with `derivedFrom` indexes moved to the combined list. */

@@ -6,6 +6,7 @@ import winkNLP, {
 	type PartOfSpeech,
 	type WinkMethods,
 } from 'wink-nlp'
+import { protectDots } from './protected-dots.ts'
 import type { Token } from './tokens.ts'
 
 /** A sentence as wink-nlp split and tagged it. */
@@ -104,10 +105,11 @@ function lastSentenceEnd(text: string): number {
 function analysePiece(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	if (text.trim() === '') return []
 	const { its } = nlp
-	const doc = nlp.readDoc(straightenQuotes(text))
-	const values = doc.tokens().out(its.value) as string[]
-	const normals = doc.tokens().out(its.normal) as string[]
-	const lemmas = doc.tokens().out(its.lemma as ItsFunction<string>) as string[]
+	const { text: read, restore } = protectDots(straightenQuotes(text))
+	const doc = nlp.readDoc(read)
+	const values = (doc.tokens().out(its.value) as string[]).map(restore)
+	const normals = (doc.tokens().out(its.normal) as string[]).map(restore)
+	const lemmas = (doc.tokens().out(its.lemma as ItsFunction<string>) as string[]).map(restore)
 	const tags = doc.tokens().out(its.pos) as PartOfSpeech[]
 	const spaces = doc.tokens().out(its.precedingSpaces) as string[]
 	const types = doc.tokens().out(its.type) as string[]

@@ -112,12 +112,48 @@ function dateSpans(tokens: Token[]): Span[] {
 	return spans
 }
 
-/** Future when the sentence says so (will, going to, plan, next ...), otherwise past: chats mostly report. */
+/**
+ * The direction a bare date ("on Friday") points: future when the sentence says so (will, going to, planning ...)
+ * or speaks in the present ("presents", "is presenting", "has to present", "is on Friday"), past when a verb is in
+ * the past ("presented", "was", "has presented"), and past when it has no verb: chats mostly report.
+ */
 export function tenseOf(tokens: Token[]): Tense {
+	let present = false
+	let past = false
 	for (const [index, token] of tokens.entries()) {
-		if (FUTURE_WORDS.has(token.normal) || token.normal === "'ll") return 'future'
+		if (FUTURE_WORDS.has(token.normal) && (!VERB_ONLY_FUTURE_WORDS.has(token.normal) || token.pos === 'VERB')) {
+			return 'future'
+		}
+		if (token.normal === "'ll") return 'future'
 		if (token.normal === 'going' && tokens[index + 1]?.normal === 'to' && tokens[index + 2]?.pos === 'VERB')
 			return 'future'
+		const tense = verbTense(token, tokens[index - 1])
+		if (tense === 'past') past = true
+		else if (tense === 'present') present = true
 	}
+	return present && !past ? 'future' : 'past'
+}
+
+/** Words of FUTURE_WORDS that say so only as a verb ("we plan to", not "the plan"). */
+const VERB_ONLY_FUTURE_WORDS = new Set(['plan', 'planning'])
+const PAST_FORMS = new Set(['was', 'were', 'did', 'had'])
+const PRESENT_FORMS = new Set(['am', 'is', 'are', 'do', 'does', 'has', 'have'])
+const PRESENT_BE = /^(?:am|is|are|.+'m|.+'re)$/
+
+/** A verb's tense by its form (wink-nlp tags no tense): present, past, or null for an -ing form or a non-verb. */
+function verbTense(token: Token, previous: Token | undefined): Tense | 'present' | null {
+	const word = token.normal
+	// wink-nlp reads "I'm" as one token.
+	if (/.'(?:m|re)$/.test(word)) return 'present'
+	if (token.pos !== 'VERB' && token.pos !== 'AUX') return null
+	if (PAST_FORMS.has(word)) return 'past'
+	if (PRESENT_FORMS.has(word)) return 'present'
+	if (word.endsWith('ing')) return null
+	const lemma = token.lemma
+	if (word === lemma || word === `${lemma}s` || word === `${lemma}es` || word === `${lemma.slice(0, -1)}ies`) {
+		return 'present'
+	}
+	// A participle after a present "be" is a present passive: "the demo is scheduled for Friday".
+	if (previous && PRESENT_BE.test(previous.normal)) return 'present'
 	return 'past'
 }

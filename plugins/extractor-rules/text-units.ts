@@ -80,6 +80,6 @@ function stripMarkdown(line: string): string {
 	return line
 		.replace(/^\s*(?:#{1,6}\s+|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+|>\s?)/, '')
 		.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-		.replace(/(\*\*|__|`)/g, '')
+		.replace(/(\*\*|__)/g, '')
 		.trim()
 }

@@ -97,6 +97,11 @@ export function memoryStorageContract(storage: () => StoragePlugin): void {
 			expect(stored?.createdAt).toBeInstanceOf(Date)
 			expect((await storage().memories.findByContent(scope, 'c1', 'Alex lives in Boston'))?.id).toBe(created.id)
 			expect(await storage().memories.findByContent(scope, 'c2', 'Alex lives in Boston')).toBeNull()
+			// As a client wrote it: final punctuation and whitespace aside, never other words.
+			expect((await storage().memories.findByContent(scope, 'c1', 'Alex lives in Boston. '))?.id).toBe(created.id)
+			expect((await storage().memories.findByContent(scope, 'c1', 'Alex lives in Boston!?'))?.id).toBe(created.id)
+			expect(await storage().memories.findByContent(scope, 'c1', 'Alex lives in Bost')).toBeNull()
+			expect(await storage().memories.findByContent(scope, 'c1', '...')).toBeNull()
 			expect((await storage().memories.ofDocument(scope, document.id)).map((m) => m.id)).toEqual([created.id])
 			expect(await storage().memories.getMany(scope, [created.id, 'unknown', created.id])).toHaveLength(1)
 		})

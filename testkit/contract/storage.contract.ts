@@ -702,6 +702,35 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(await storage.search.chunksByText(scope, query({ terms: ['staged'] }))).toHaveLength(2)
 			})
 
+			it('fills a search with published chunks when staged ones would rank first', async () => {
+				const scope = await newScope()
+				const published = await add(scope)
+				await index(published.id, [
+					{ content: 'harbour lighthouse keeper', vector: vec(1, 1) },
+					{ content: 'harbour lighthouse', vector: vec(1, 2) },
+				])
+				// Another document being processed again: its new chunks match better on both sides, and it has none published.
+				const processing = await add(scope)
+				await storage.chunks.stage(processing.id, [
+					textChunk({ content: 'harbour lighthouse keeper harbour lighthouse', vector: vec(1) }, 0),
+					textChunk({ content: 'lighthouse keeper harbour lighthouse keeper', vector: vec(1, 0.1) }, 1),
+				])
+				const terms = ['harbour', 'lighthouse', 'keeper']
+				const byVector = await storage.search.chunksByVector(scope, query({ limit: 2 }))
+				const byText = await storage.search.chunksByText(scope, query({ terms, limit: 2 }))
+				for (const hits of [byVector, byText]) {
+					expect(hits.map((hit) => hit.documentId)).toEqual([published.id, published.id])
+				}
+				expect(
+					(
+						await storage.chunks.byIds(
+							scope,
+							[...byVector, ...byText].map((hit) => hit.chunkId),
+						)
+					).length,
+				).toBe(2)
+			})
+
 			it('stages in parts, replacing what was staged at the same positions; clearing drops all of it', async () => {
 				const scope = await newScope()
 				const document = await add(scope)
@@ -1053,6 +1082,19 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				})
 				expect(stored).toBe('nul dropped')
 				expect(await storage.documents.text(document.id)).toBe(stored)
+			})
+
+			it('stores the summary with the extracted text, and clears it when extracted again without one', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				const extracted = { text: 'Bun runs the tests.', title: null, type: 'text' as const }
+				await storage.documents.setExtracted(document.id, document.contentHash, {
+					...extracted,
+					summary: 'Bun runs the tests.',
+				})
+				expect((await storage.documents.get(scope, document.id))?.summary).toBe('Bun runs the tests.')
+				await storage.documents.setExtracted(document.id, document.contentHash, extracted)
+				expect((await storage.documents.get(scope, document.id))?.summary).toBeNull()
 			})
 
 			it('keeps a long text whole, replaces it when extracted again, and ignores a stale extraction', async () => {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { folderConnector } from '../../examples/folder-connector/index.ts'
+import { folderConnector } from '@memory-service/example-folder-connector'
+import { connectorConformance } from '@memory-service/plugin-api/testkit'
 import { syncSettled } from '../../testkit/connections.ts'
-import { connectorConformance } from '../../testkit/connector-conformance/index.ts'
 
-/** The example connector's "provider" is a folder: items are Markdown files, and it has no HTTP to fail. */
+/** The example connector, from its package, through the test kit a third party imports by name. Its "provider" is a folder: items are Markdown files, and it has no HTTP to fail. */
 const folder = mkdtempSync(join(tmpdir(), 'folder-conformance-'))
 
 connectorConformance({

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { github } from '../../connectors/github/index.ts'
+import { gmail } from '../../connectors/gmail/index.ts'
 import { webCrawler } from '../../connectors/web-crawler/index.ts'
 import { launchChromium, screenshot } from '../../testkit/browser.ts'
 import { htmlPage, startWebsite, type Website } from '../../testkit/emulators/website.ts'
@@ -61,7 +63,8 @@ describe('developer console in Chromium', () => {
 		site.page('/guide/', htmlPage('Orchard guide', 'The orchard guide covers pear trees and their pruning'))
 		t = await startTestService('pglite', {
 			env: { MEMORY_KEY_CACHE_SECONDS: '0', MEMORY_URL_ALLOWLIST: '127.0.0.1' },
-			plugins: [webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0 })],
+			// The console offers exactly the registered connectors: Gmail and GitHub beside the crawler.
+			plugins: [webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0 }), github(), gmail()],
 		})
 		server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.service.app!.handle(request) })
 		base = `http://127.0.0.1:${server.port}`
@@ -149,6 +152,10 @@ describe('developer console in Chromium', () => {
 				const stages = await page.$$eval('.timeline li strong', (items) => items.map((item) => item.textContent))
 				expect(stages).toEqual(['extracting', 'chunking', 'embedding', 'indexing'])
 				expect(await page.textContent('.chunks')).toContain('bicycle pump')
+				await page.waitForSelector('p.summary')
+				expect(await page.textContent('p.summary')).toBe(
+					'Marie keeps the spare bicycle pump in the garden shed behind the apple tree.',
+				)
 				await screenshot(page, 'document-detail')
 			},
 			STEP_TIMEOUT,
@@ -288,6 +295,11 @@ describe('developer console in Chromium', () => {
 			'connects the web crawler, shows its status and sync runs, and syncs again on demand',
 			async () => {
 				await open('connections')
+				await page.waitForSelector('#connect-provider')
+				const offered = await page.$$eval('#connect-provider option', (options) =>
+					options.map((option) => (option as HTMLOptionElement).value),
+				)
+				expect(offered.sort()).toEqual(['github', 'gmail', 'web-crawler'])
 				await page.selectOption('#connect-provider', 'web-crawler')
 				await page.fill('#connect-tag', 'crawl_tag')
 				await page.fill('#connect-startUrl', `${site.origin}/guide/`)

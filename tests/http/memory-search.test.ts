@@ -151,7 +151,12 @@ describeEachDriver('memory search (v4)', (driver) => {
 			await search({ q: 'where does Alex live', containerTag: 'search_1', include: { summaries: true } })
 		).results[0]!
 		expect(withSummaries.documents).toEqual([
-			{ id: documents.seattle, createdAt: expect.any(String), updatedAt: expect.any(String), summary: null },
+			{
+				id: documents.seattle,
+				createdAt: expect.any(String),
+				updatedAt: expect.any(String),
+				summary: 'Alex moved to Seattle.',
+			},
 		])
 	})
 

@@ -94,7 +94,7 @@ describe('detectFile', () => {
 		const badJson = await detectFile({ bytes: encode('{"a": '), fileName: 'data.json', strict: true })
 		expect(badJson).toMatchObject({ ok: false, problem: 'mislabelled' })
 		const forced = await detectFile({ bytes: png, fileName: 'scan.png', fileType: 'pdf', strict: true })
-		expect(forced).toMatchObject({ ok: false, problem: 'mislabelled' })
+		expect(forced).toMatchObject({ ok: false, problem: 'fileType', detected: 'image/png' })
 		// A fetched file is judged by its bytes: servers label loosely.
 		expect(await detectFile({ bytes: png, fileName: 'x.pdf', declaredMime: 'text/html', strict: false })).toMatchObject(
 			{

@@ -4,6 +4,7 @@ import { DEFAULT_CONTAINER_TAG } from '../../documents/service.ts'
 import { CONVERSATION_SOURCE } from '../../memory/conversation.ts'
 import { renderMessages } from '../../memory/messages.ts'
 import { bearerAuth } from '../auth.ts'
+import { oneTag } from '../one-tag.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { errorResponses } from '../schemas/common.ts'
 import { ConversationAck, ConversationBody } from '../schemas/conversations.ts'
@@ -19,7 +20,7 @@ export function conversationRoutes({ verify, documents }: RouteDeps) {
 		async ({ body, scope, principal }) => {
 			const document = await documents.add(scope, {
 				content: renderMessages(body.messages),
-				containerTag: writeTag(principal, body.containerTags?.[0]) ?? DEFAULT_CONTAINER_TAG,
+				containerTag: writeTag(principal, oneTag(undefined, body.containerTags)) ?? DEFAULT_CONTAINER_TAG,
 				customId: body.conversationId,
 				metadata: body.metadata,
 				dreaming: body.dreaming,

@@ -7,6 +7,7 @@ import type { Scope } from '../../domain/types.ts'
 import { badRequest, HttpError } from '../../errors.ts'
 import type { Logger } from '../../logger.ts'
 import { bearerAuth } from '../auth.ts'
+import { oneTag } from '../one-tag.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { BatchBody, BatchEnvelope, BatchResponse } from '../schemas/batch.ts'
 import { errorResponses } from '../schemas/common.ts'
@@ -28,7 +29,7 @@ function withDefaults(item: Item, batch: Envelope): AddDocumentInput {
 	const metadata = batch.metadata || item.metadata ? { ...batch.metadata, ...item.metadata } : undefined
 	return {
 		content: item.content,
-		containerTag: item.containerTag ?? item.containerTags?.[0] ?? batch.containerTag ?? batch.containerTags?.[0],
+		containerTag: oneTag(item.containerTag, item.containerTags) ?? oneTag(batch.containerTag, batch.containerTags),
 		customId: item.customId,
 		metadata,
 		metadataFields: item.metadataFields ?? batch.metadataFields,
@@ -69,6 +70,7 @@ export function documentBatchRoutes({ verify, documents, logger }: RouteDeps & {
 		async ({ body, scope, principal }) => {
 			const envelope = checkEnvelope(body ?? {}, 'body')
 			if (!envelope.ok) throw badRequest(envelope.details.replace(/^body[.:]\s?/, ''))
+			oneTag(envelope.value.containerTag, envelope.value.containerTags)
 			const items = envelope.value.documents
 			const results: Result[] = new Array(items.length)
 			let next = 0

@@ -3,6 +3,7 @@ import { writeTag } from '../../auth/restriction.ts'
 import { badRequest } from '../../errors.ts'
 import { bearerAuth, keyBeforeParsing } from '../auth.ts'
 import { parseJsonText } from '../guards/json-text.ts'
+import { oneTag } from '../one-tag.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { CONTAINER_TAG_PATTERN, ErrorResponse, errorResponses, MetadataIn } from '../schemas/common.ts'
 import { DocumentAck } from '../schemas/documents.ts'
@@ -28,10 +29,10 @@ function metadataField(value: unknown, field: string) {
 	return checked.value
 }
 
-/** `containerTag`, else the first of `containerTags` (a JSON array string, or one tag). */
+/** `containerTag` or `containerTags` (a JSON array string, or one tag), naming one tag between them. */
 function containerTagOf(body: { containerTag?: string; containerTags?: string | string[] }): string | undefined {
-	if (body.containerTag) return body.containerTag
-	if (body.containerTags === undefined || body.containerTags === '') return undefined
+	const containerTag = body.containerTag || undefined
+	if (body.containerTags === undefined || body.containerTags === '') return containerTag
 	const tags =
 		typeof body.containerTags === 'string' && !body.containerTags.startsWith('[')
 			? [body.containerTags]
@@ -39,7 +40,7 @@ function containerTagOf(body: { containerTag?: string; containerTags?: string | 
 	if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string' && tag.length <= 100 && TAG.test(tag))) {
 		throw badRequest('containerTags: must be a tag or a JSON array of tags (letters, digits, "_", ":" or "-")')
 	}
-	return tags[0]
+	return oneTag(containerTag, tags)
 }
 
 const detail = { tags: ['documents'] }

@@ -5,6 +5,7 @@ import type { DocumentRecord, Scope } from '../../domain/types.ts'
 import { badRequest, HttpError, notFound } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
+import { oneTag } from '../one-tag.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { errorResponses } from '../schemas/common.ts'
 import {
@@ -37,9 +38,9 @@ async function withMemories(
 
 const MAX_PAGE_SIZE = 1100
 
-/** The published API sends one tag as `containerTag` or, deprecated, as the first of `containerTags`. */
+/** The published API sends one tag as `containerTag` or, deprecated, as `containerTags`; several are refused. */
 export function singleTag(body: { containerTag?: string; containerTags?: string[] }): string | undefined {
-	return body.containerTag ?? body.containerTags?.[0]
+	return oneTag(body.containerTag, body.containerTags)
 }
 
 function positiveInt(value: number | string | undefined, field: string, fallback: number, max: number): number {
@@ -107,10 +108,12 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 					sort: body.sort ?? 'createdAt',
 					order: body.order ?? 'desc',
 				})
-				const items = found.map((document) => ({
-					...documentSummary(document),
-					...(body.includeContent ? { content: document.content } : {}),
-				}))
+				const items = await Promise.all(
+					found.map(async (document) => ({
+						...documentSummary(document),
+						...(body.includeContent ? { content: await documents.shownContent(document) } : {}),
+					})),
+				)
 				return {
 					memories: items,
 					pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },

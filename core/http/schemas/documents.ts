@@ -85,7 +85,8 @@ const summaryFields = {
 	updatedAt: DateTime,
 }
 
-export const DocumentSummary = t.Object({ ...summaryFields, content: t.Optional(t.String()) })
+/** `content` (with includeContent) is what GET shows: null for an upload whose text is not read yet. */
+export const DocumentSummary = t.Object({ ...summaryFields, content: t.Optional(t.Nullable(t.String())) })
 
 export const DocumentDetail = t.Object({
 	...summaryFields,
@@ -116,6 +117,7 @@ export const ListDocumentsBody = t.Object(
 		containerTag: t.Optional(ContainerTag),
 		filters: t.Optional(Filters),
 		includeContent: t.Optional(t.Boolean()),
+		includeSummary: t.Optional(t.Boolean({ description: 'Accepted: every item carries its summary' })),
 		limit: t.Optional(NumberLike),
 		page: t.Optional(NumberLike),
 		order: t.Optional(t.UnionEnum(['asc', 'desc'], { error: 'must be "asc" or "desc"', default: undefined })),

@@ -39,7 +39,7 @@ export const UploadFileBody = t.Object(
 		fileType: t.Optional(
 			t.String({
 				description:
-					'The document type the file is (pdf, image, webpage, google_doc, google_slide, google_sheet, text); a file whose bytes say otherwise is refused with 415',
+					'The document type to read the file as (pdf, image, webpage, google_doc, google_slide, google_sheet, text); it wins over the name and label of a text file (a CSV sent as text is plain text); a file that cannot be read that way is refused with 400',
 				examples: [''],
 			}),
 		),

@@ -1,4 +1,5 @@
 import {
+	FILE_TYPES,
 	type FileKind,
 	KINDS,
 	kindOfExtension,
@@ -26,7 +27,7 @@ export interface DetectInput {
 
 export type Detection =
 	| { ok: true; kind: FileKind; mime: string }
-	| { ok: false; problem: 'empty' | 'unsupported' | 'mislabelled'; message: string; detected: string }
+	| { ok: false; problem: 'empty' | 'unsupported' | 'mislabelled' | 'fileType'; message: string; detected: string }
 
 const SNIFFED: Record<string, FileKind> = {
 	pdf: 'pdf',
@@ -64,6 +65,14 @@ export async function detectFile(input: DetectInput): Promise<Detection> {
 		mime = KINDS[kind].mime
 		if (kind === 'json' && !parsesAsJson(text)) {
 			return mislabelled('JSON', 'text/plain', 'text that does not parse as JSON')
+		}
+	}
+	if (input.fileType) {
+		const chosen = kindOfFileType(input.fileType, kind, mime, !sniffed)
+		if (!chosen.ok) return chosen
+		if (chosen.kind !== kind) {
+			kind = chosen.kind
+			mime = KINDS[kind].mime
 		}
 	}
 	if (input.strict) {
@@ -123,9 +132,35 @@ function contradiction(kind: FileKind, mime: string, input: DetectInput): Detect
 	for (const [claimed, how] of claims) {
 		if (claimed && !compatible(claimed, kind)) return mislabelled(how, mime, detectedLabel)
 	}
-	const allowed = kindsOfFileType(input.fileType)
-	if (allowed && !allowed.includes(kind)) return mislabelled(`fileType "${input.fileType}"`, mime, detectedLabel)
 	return null
+}
+
+/**
+ * The kind an explicit `fileType` reads the file as: it wins over the name, label and look of a text file (a CSV
+ * sent as `text` is read as plain text), and must match what the bytes are for any other file.
+ */
+function kindOfFileType(
+	fileType: string,
+	detected: FileKind,
+	mime: string,
+	isText: boolean,
+): { ok: true; kind: FileKind } | Extract<Detection, { ok: false }> {
+	const allowed = kindsOfFileType(fileType) ?? []
+	const refused = (message: string): Extract<Detection, { ok: false }> => ({
+		ok: false,
+		problem: 'fileType',
+		detected: mime,
+		message: `fileType "${fileType}": ${message}`,
+	})
+	if (allowed.length === 0) return refused(`files can be ${FILE_TYPES}`)
+	const label = detected === 'image' ? 'an image' : KINDS[detected].label
+	if (!isText) {
+		return allowed.includes(detected) ? { ok: true, kind: detected } : refused(`the file is ${label} (${mime})`)
+	}
+	const textual = allowed.filter((kind) => TEXT_KINDS.has(kind))
+	if (textual.length === 0) return refused(`the file is text (${label}, ${mime}), which cannot be read as ${fileType}`)
+	const type = KINDS[textual[0]!].type
+	return { ok: true, kind: textual.includes(detected) && KINDS[detected].type === type ? detected : textual[0]! }
 }
 
 /** Text kinds cannot be told apart by their bytes, so any text label fits text content (JSON is checked apart). */

@@ -112,7 +112,11 @@ export function kindOfExtension(name: string | null | undefined): FileKind | nul
 	return null
 }
 
-/** The upload field `fileType` (a document type) as the kinds it allows. */
+/** The `fileType` values an upload may give. */
+export const FILE_TYPES =
+	'pdf, image, webpage, google_doc, google_slide, google_sheet, text, notion_doc or github_markdown'
+
+/** The upload field `fileType` (a document type) as the kinds it allows, the one text is read as first. */
 export function kindsOfFileType(fileType: string | null | undefined): FileKind[] | null {
 	switch (fileType) {
 		case undefined:
@@ -130,7 +134,7 @@ export function kindsOfFileType(fileType: string | null | undefined): FileKind[]
 		case 'google_slide':
 			return ['pptx']
 		case 'google_sheet':
-			return ['xlsx', 'csv']
+			return ['csv', 'xlsx']
 		case 'text':
 		case 'notion_doc':
 		case 'github_markdown':

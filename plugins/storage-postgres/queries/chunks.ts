@@ -1,6 +1,7 @@
 import { type ChunkStore, newId, yieldToEventLoop } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { jsonParam, textParam, vectorParam } from './params.ts'
+import { filterSql } from './filters.ts'
+import { jsonParam, Params, textParam, vectorParam } from './params.ts'
 import { CHUNK_COLUMNS, type ChunkRow, toChunk } from './rows.ts'
 
 export interface ChunkHooks {
@@ -14,6 +15,12 @@ const PUBLISHED_GENERATION = '(SELECT owner.chunk_generation FROM documents owne
 /** Condition on a chunk `c`: it is of its document's published generation, so reads and searches may see it. */
 export const PUBLISHED = `c.generation = ${PUBLISHED_GENERATION}`
 
+/**
+ * The same as a join, for reads of known chunks: the planner looks each document up once (PUBLISHED as a condition
+ * looks it up again for every chunk, a scan of the documents table per row in a small embedded store).
+ */
+const PUBLISHED_OWNER = 'JOIN documents owner ON owner.id = c.document_id AND owner.chunk_generation = c.generation'
+
 /** Replaced chunks are deleted this many at a time after a publish, so no statement runs long. */
 const DELETE_BATCH = 500
 
@@ -26,16 +33,48 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 	return {
 		async list(scope, documentId) {
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.document_id = $2 AND ${PUBLISHED} ORDER BY c.position`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c ${PUBLISHED_OWNER}
+				WHERE c.org_id = $1 AND c.document_id = $2 ORDER BY c.position`,
 				[scope.orgId, documentId],
 			)
 			return rows.map(toChunk)
 		},
 
+		async listInContainer(scope, containerTag, query) {
+			const params = new Params()
+			const conditions = [
+				`c.org_id = ${params.add(scope.orgId)}`,
+				`c.container_tag = ${params.add(containerTag)}`,
+				PUBLISHED,
+			]
+			// Chunks carry their document's metadata: the filter reads the document's.
+			if (query.filters) conditions.push(filterSql(query.filters, 'd.metadata', params))
+			const where = conditions.join(' AND ')
+			const countValues = [...params.values]
+			const direction = query.order === 'asc' ? 'ASC' : 'DESC'
+			const order =
+				query.sort === 'position'
+					? `c.document_id ${direction}, c.position ${direction}`
+					: query.sort === 'updatedAt'
+						? `d.updated_at ${direction}, c.position ${direction}`
+						: `c.created_at ${direction}, c.id ${direction}`
+			const limit = params.add(query.limit)
+			const offset = params.add((Math.max(1, query.page) - 1) * query.limit)
+			const from = 'FROM chunks c JOIN documents d ON d.id = c.document_id'
+			const [rows, [count]] = await Promise.all([
+				db().query<ChunkRow>(
+					`SELECT ${CHUNK_COLUMNS} ${from} WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+					params.values,
+				),
+				db().query<{ total: number }>(`SELECT count(*)::int AS total ${from} WHERE ${where}`, countValues),
+			])
+			return { chunks: rows.map(toChunk), total: count?.total ?? 0 }
+		},
+
 		async byIds(scope, ids) {
 			if (ids.length === 0) return []
 			const rows = await db().query<ChunkRow>(
-				`SELECT ${CHUNK_COLUMNS} FROM chunks c WHERE c.org_id = $1 AND c.id = ANY($2::text[]) AND ${PUBLISHED}`,
+				`SELECT ${CHUNK_COLUMNS} FROM chunks c ${PUBLISHED_OWNER} WHERE c.org_id = $1 AND c.id = ANY($2::text[])`,
 				[scope.orgId, ids],
 			)
 			return rows.map(toChunk)
@@ -50,7 +89,8 @@ export function chunkStore(db: () => Db, hooks: ChunkHooks = {}): ChunkStore {
 				`SELECT ${CHUNK_COLUMNS} FROM chunks c
 				JOIN (SELECT DISTINCT * FROM unnest($2::text[], $3::int[]) AS pair(document_id, position)) AS wanted
 					ON wanted.document_id = c.document_id AND wanted.position = c.position
-				WHERE c.org_id = $1 AND ${PUBLISHED}
+				${PUBLISHED_OWNER}
+				WHERE c.org_id = $1
 				ORDER BY c.document_id, c.position`,
 				[scope.orgId, pairs.map(([documentId]) => documentId), pairs.map(([, position]) => position)],
 			)

@@ -21,6 +21,7 @@ const PATCHABLE = {
 	accountId: 'account_id',
 	secrets: 'secrets',
 	app: 'app',
+	documentLimit: 'document_limit',
 } as const
 
 export function connectionStore(db: () => Db): ConnectionStore {

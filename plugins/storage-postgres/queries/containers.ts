@@ -4,6 +4,7 @@ import type {
 	ContainerTagSettings,
 	MergeRecord,
 	MergeStatus,
+	ProfileFact,
 } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
@@ -218,24 +219,32 @@ export function containerStore(db: () => Db): ContainerStore {
 			const keys = params.add(query.buckets)
 			const bucketLimit = params.add(query.bucketLimit)
 			const [row] = await db().query<{
-				static: string[]
-				dynamic: string[]
-				buckets: Record<string, string[]> | string | null
+				static: ProfileFact[] | string | null
+				dynamic: ProfileFact[] | string | null
+				buckets: Record<string, ProfileFact[]> | string | null
 			}>(
 				`SELECT
-					ARRAY(SELECT m.memory FROM memories m WHERE ${pool} AND m.is_static
-						ORDER BY m.updated_at DESC, m.updated_seq DESC LIMIT ${staticLimit}) AS static,
-					ARRAY(SELECT m.memory FROM memories m WHERE ${pool} AND NOT m.is_static
-						AND m.created_at > now() - make_interval(days => ${days}::int)
-						ORDER BY m.created_at DESC, m.created_seq DESC LIMIT ${dynamicLimit}) AS dynamic,
-					(SELECT jsonb_object_agg(k.key, to_jsonb(ARRAY(
-						SELECT m.memory FROM memories m WHERE ${pool} AND m.buckets @> ARRAY[k.key]
-						ORDER BY m.updated_at DESC, m.updated_seq DESC LIMIT ${bucketLimit})))
+					(SELECT coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'memory', f.memory) ORDER BY f.n), '[]'::jsonb)
+						FROM (SELECT m.id, m.memory, row_number() OVER (ORDER BY m.updated_at DESC, m.updated_seq DESC) AS n
+							FROM memories m WHERE ${pool} AND m.is_static
+							ORDER BY m.updated_at DESC, m.updated_seq DESC LIMIT ${staticLimit}) f) AS static,
+					(SELECT coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'memory', f.memory) ORDER BY f.n), '[]'::jsonb)
+						FROM (SELECT m.id, m.memory, row_number() OVER (ORDER BY m.created_at DESC, m.created_seq DESC) AS n
+							FROM memories m WHERE ${pool} AND NOT m.is_static
+							AND m.created_at > now() - make_interval(days => ${days}::int)
+							ORDER BY m.created_at DESC, m.created_seq DESC LIMIT ${dynamicLimit}) f) AS dynamic,
+					(SELECT jsonb_object_agg(k.key, (
+						SELECT coalesce(jsonb_agg(jsonb_build_object('id', f.id, 'memory', f.memory) ORDER BY f.n), '[]'::jsonb)
+						FROM (SELECT m.id, m.memory, row_number() OVER (ORDER BY m.updated_at DESC, m.updated_seq DESC) AS n
+							FROM memories m WHERE ${pool} AND m.buckets @> ARRAY[k.key]
+							ORDER BY m.updated_at DESC, m.updated_seq DESC LIMIT ${bucketLimit}) f))
 					FROM unnest(${keys}::text[]) AS k(key)) AS buckets`,
 				params.values,
 			)
-			const buckets = typeof row?.buckets === 'string' ? JSON.parse(row.buckets) : (row?.buckets ?? {})
-			return { static: row?.static ?? [], dynamic: row?.dynamic ?? [], buckets }
+			const parsed = <T>(value: T | string | null | undefined, empty: T): T =>
+				typeof value === 'string' ? (JSON.parse(value) as T) : (value ?? empty)
+			const buckets = parsed(row?.buckets, {})
+			return { static: parsed(row?.static, []), dynamic: parsed(row?.dynamic, []), buckets }
 		},
 
 		async tagsWithMemories(scope) {

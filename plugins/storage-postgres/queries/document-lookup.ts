@@ -23,6 +23,20 @@ export async function getDocument(db: Db, scope: Scope, reference: string): Prom
 	return row ? toDocument(row) : null
 }
 
+export async function getDocumentInContainer(
+	db: Db,
+	scope: Scope,
+	containerTag: string,
+	reference: string,
+): Promise<DocumentRecord | null> {
+	const [row] = await db.query<DocumentRow>(
+		`SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND (id = $3 OR custom_id = $3)
+		ORDER BY (id = $3) DESC LIMIT 1`,
+		[scope.orgId, containerTag, reference],
+	)
+	return row ? toDocument(row) : null
+}
+
 /** By id only, in the order asked; unknown ids are left out. */
 export async function getDocuments(db: Db, scope: Scope, ids: string[]): Promise<DocumentRecord[]> {
 	if (ids.length === 0) return []

@@ -16,14 +16,14 @@ export async function setExtracted(
 	db: Db,
 	id: string,
 	contentHash: string,
-	extracted: { text: string; title: string | null; type: DocumentType },
+	extracted: { text: string; title: string | null; type: DocumentType; summary?: string | null },
 ): Promise<string> {
 	const text = textParam(extracted.text)
 	const updated = await db.query(
-		`UPDATE documents SET title = coalesce(title, $3), type = $4,
+		`UPDATE documents SET title = coalesce(title, $3), type = $4, summary = $5,
 			updated_at = now(), updated_seq = nextval('document_changes')
 		WHERE id = $1 AND content_hash = $2 RETURNING id`,
-		[id, contentHash, extracted.title, extracted.type],
+		[id, contentHash, extracted.title, extracted.type, extracted.summary ?? null],
 	)
 	if (updated.length === 0) return text
 	await db.query('DELETE FROM document_text_parts WHERE document_id = $1', [id])

@@ -26,6 +26,8 @@ export async function updateDocument(
 		if (patch.metadata !== undefined) set.value('metadata', jsonParam(patch.metadata), '::jsonb')
 		if (patch.taskType !== undefined) set.value('task_type', patch.taskType)
 		if (patch.filepath !== undefined) set.value('filepath', patch.filepath)
+		if (patch.entityContext !== undefined) set.value('entity_context', patch.entityContext)
+		if (patch.dreaming !== undefined) set.value('dreaming', patch.dreaming)
 		if (patch.content !== undefined) set.value('content', textParam(patch.content))
 		if (patch.contentHash !== undefined) set.value('content_hash', patch.contentHash)
 		if (patch.file !== undefined) setFile(set, patch.file)

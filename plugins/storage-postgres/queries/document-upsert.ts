@@ -1,4 +1,11 @@
-import { type NewDocument, newId, type Scope, type StoredFile, type UpsertResult } from '../../../core/index.ts'
+import {
+	contentHash,
+	type NewDocument,
+	newId,
+	type Scope,
+	type StoredFile,
+	type UpsertResult,
+} from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { touch } from './document-order.ts'
@@ -79,7 +86,8 @@ async function insertDocument(tx: Db, scope: Scope, input: NewDocument): Promise
  * A re-send of an existing document. Unchanged content keeps its status and chunks; changed content (or a document
  * that failed) goes back to `queued`, while its old chunks stay searchable until the new ones are published.
  */
-async function resend(tx: Db, existing: DocumentRow, input: NewDocument): Promise<UpsertResult> {
+async function resend(tx: Db, existing: DocumentRow, sent: NewDocument): Promise<UpsertResult> {
+	const input = sent.append ? appended(existing, sent) : sent
 	const contentChanged = existing.content_hash !== input.contentHash
 	const reprocess = contentChanged || existing.status === 'failed'
 	const params = new Params()
@@ -109,6 +117,27 @@ async function resend(tx: Db, existing: DocumentRow, input: NewDocument): Promis
 		created: false,
 		needsProcessing: reprocess,
 		replacedFile: replacedFile ? toStoredFile(existing) : null,
+	}
+}
+
+/**
+ * An append to a text document: the new text after the old (unless the document already holds it, which makes a
+ * retried append change nothing), the metadata merged (the new values win), the processing context kept when none
+ * is sent.
+ */
+function appended(existing: DocumentRow, input: NewDocument): NewDocument {
+	if (existing.file_key !== null || existing.url !== null || input.url !== null) return input
+	const content = existing.content.includes(input.content)
+		? existing.content
+		: `${existing.content}\n\n${input.content}`
+	const metadata = existing.metadata || input.metadata ? { ...existing.metadata, ...input.metadata } : null
+	return {
+		...input,
+		content,
+		contentHash: contentHash(content),
+		metadata,
+		entityContext: input.entityContext ?? existing.entity_context,
+		title: input.title ?? existing.title,
 	}
 }
 

@@ -2,7 +2,7 @@ import type { DocumentStore } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { deleteDocument, deleteDocuments } from './document-delete.ts'
 import { listDocuments, processingDocuments } from './document-list.ts'
-import { documentById, getDocument, getDocuments } from './document-lookup.ts'
+import { documentById, getDocument, getDocumentInContainer, getDocuments } from './document-lookup.ts'
 import { setProgress, unfinishedDocuments } from './document-pipeline.ts'
 import { documentText, setExtracted } from './document-text.ts'
 import { updateDocument } from './document-update.ts'
@@ -12,6 +12,7 @@ export function documentStore(db: () => Db): DocumentStore {
 	return {
 		upsert: (scope, input) => upsertDocument(db(), scope, input),
 		get: (scope, reference) => getDocument(db(), scope, reference),
+		getInContainer: (scope, tag, reference) => getDocumentInContainer(db(), scope, tag, reference),
 		getMany: (scope, ids) => getDocuments(db(), scope, ids),
 		update: (scope, reference, patch) => updateDocument(db(), scope, reference, patch),
 		delete: (scope, reference) => deleteDocument(db(), scope, reference),

@@ -1,7 +1,7 @@
 import type { ListMemoriesQuery, MemoryLink, MemoryRecord, MemoryRelation, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
-import { MEMORY_COLUMNS, type MemoryRow, memoryScope, toMemory } from './memory-rows.ts'
+import { ACTIVE, MEMORY_COLUMNS, type MemoryRow, memoryScope, toMemory } from './memory-rows.ts'
 import { Params } from './params.ts'
 
 export async function getMemories(db: Db, scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
@@ -26,7 +26,24 @@ export async function findMemoryByContent(
 		ORDER BY m.is_latest DESC, m.is_forgotten, m.updated_at DESC, m.updated_seq DESC LIMIT 1`,
 		[scope.orgId, containerTag, content],
 	)
-	return row ? toMemory(row) : null
+	if (row) return toMemory(row)
+	// The text as the client wrote it, when the memory was stored without its final full stop (or with one more).
+	const bare = withoutTrailingPunctuation(content)
+	if (bare === '') return null
+	const [loose] = await db.query<MemoryRow>(
+		`SELECT ${MEMORY_COLUMNS} FROM memories m
+		WHERE m.org_id = $1 AND m.container_tag = $2 AND btrim(regexp_replace(m.memory, $4, '')) = $3
+		ORDER BY m.is_latest DESC, m.is_forgotten, m.updated_at DESC, m.updated_seq DESC LIMIT 1`,
+		[scope.orgId, containerTag, bare, TRAILING_PUNCTUATION_SQL],
+	)
+	return loose ? toMemory(loose) : null
+}
+
+/** Full stops, other sentence-ending marks and whitespace at the end of a text. */
+const TRAILING_PUNCTUATION_SQL = '[[:space:].!?;:,…]+$'
+
+function withoutTrailingPunctuation(text: string): string {
+	return text.replace(/[\s.!?;:,…]+$/u, '').trim()
 }
 
 const SORT_COLUMNS = { createdAt: 'created', updatedAt: 'updated' } as const
@@ -40,6 +57,7 @@ export async function listMemories(
 	const params = new Params()
 	const conditions = [...memoryScope(scope.orgId, query.containerTags, params), 'm.is_latest']
 	if (query.filters) conditions.push(filterSql(query.filters, 'm.metadata', params))
+	if (query.includeForgotten === false) conditions.push(ACTIVE)
 	const where = conditions.join(' AND ')
 	const countParams = [...params.values]
 	const column = SORT_COLUMNS[query.sort]

@@ -25,6 +25,10 @@ export async function searchPlans(
 			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})
-	const text = textSearchStatement(scope, query)
-	return { vector: await explain(vectorSearchStatement(scope, query)), text: text ? await explain(text) : null }
+	// The statements a search runs first (publication checked on the answer); see publishedRows.
+	const text = textSearchStatement(scope, query, 'answer')
+	return {
+		vector: await explain(vectorSearchStatement(scope, query, 'answer')),
+		text: text ? await explain(text) : null,
+	}
 }

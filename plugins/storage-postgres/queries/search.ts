@@ -45,23 +45,32 @@ export function searchStore(db: () => Db): SearchStore {
 	return {
 		async chunksByVector(scope, query) {
 			if (query.limit <= 0) return []
-			const statement = vectorSearchStatement(scope, query)
-			const rows = await db().transaction(async (tx) => {
-				await setLocal(tx, vectorScanSettings())
-				return tx.query<{ id: string; document_id: string; similarity: number }>(statement.text, statement.params)
-			})
+			const run = (visibility: Visibility) => {
+				const statement = vectorSearchStatement(scope, query, visibility)
+				return db().transaction(async (tx) => {
+					await setLocal(tx, vectorScanSettings())
+					return tx.query<{ id: string; document_id: string; similarity: number; published: boolean }>(
+						statement.text,
+						statement.params,
+					)
+				})
+			}
+			const rows = await publishedRows(run)
 			return rows.map(
 				(row): VectorHit => ({ chunkId: row.id, documentId: row.document_id, similarity: row.similarity }),
 			)
 		},
 
 		async chunksByText(scope, query) {
-			const statement = textSearchStatement(scope, query)
-			if (!statement || query.limit <= 0) return []
-			const rows = await db().query<{ id: string; document_id: string; rank: number; coverage: number }>(
-				statement.text,
-				statement.params,
-			)
+			if (query.limit <= 0 || !textSearchStatement(scope, query)) return []
+			const run = (visibility: Visibility) => {
+				const statement = textSearchStatement(scope, query, visibility)!
+				return db().query<{ id: string; document_id: string; rank: number; coverage: number; published: boolean }>(
+					statement.text,
+					statement.params,
+				)
+			}
+			const rows = await publishedRows(run)
 			return rows.map(
 				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
 			)
@@ -69,24 +78,53 @@ export function searchStore(db: () => Db): SearchStore {
 	}
 }
 
-/** Cosine similarity (1 - cosine distance) of published chunks in scope, best first. */
-export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): Statement {
+/**
+ * Where a search checks that a chunk is of its document's published generation. `answer`: on the rows it answers
+ * only, each row saying whether it is; `scan`: on every row it reads (exact, but a lookup of the document per row read,
+ * which cost the small-container searches of the embedded store a third of their time).
+ */
+export type Visibility = 'answer' | 'scan'
+
+/**
+ * Runs a search checking publication on its answer only, and again checking every row read when that answer holds a
+ * chunk that is staged or replaced (only while a document of the scope is being processed). Either way no
+ * unpublished chunk is returned, and an answer of published chunks only is the one the exact search gives.
+ */
+async function publishedRows<Row extends { published: boolean }>(
+	run: (visibility: Visibility) => Promise<Row[]>,
+): Promise<Row[]> {
+	const rows = await run('answer')
+	return rows.every((row) => row.published) ? rows : run('scan')
+}
+
+/**
+ * Cosine similarity (1 - cosine distance) of chunks in scope, best first, each row with whether it is published (see
+ * Visibility: with `scan`, only published chunks are read).
+ */
+export function vectorSearchStatement(
+	scope: Scope,
+	query: ChunkSearchQuery,
+	visibility: Visibility = 'scan',
+): Statement {
 	const params = new Params()
-	const { from, where } = chunkScope(scope, query, params)
+	const { from, where } = chunkScope(scope, query, params, visibility)
 	const vector = params.add(vectorParam(query.vector))
 	const text = `WITH nearest AS MATERIALIZED (
-		SELECT c.id, c.document_id, c.embedding <=> ${vector}::vector AS distance
+		SELECT c.id, c.document_id, c.generation, c.embedding <=> ${vector}::vector AS distance
 		FROM ${from}
 		WHERE c.embedding IS NOT NULL AND ${where}
 		ORDER BY distance
 		LIMIT ${params.add(query.limit)}
 	)
-	SELECT id, document_id, 1 - distance AS similarity FROM nearest ORDER BY distance, id`
+	SELECT n.id, n.document_id, 1 - n.distance AS similarity, ${publishedColumn('n')}
+	FROM nearest n LEFT JOIN documents owner ON owner.id = n.document_id
+	ORDER BY n.distance, n.id`
 	return { text, params: params.values }
 }
 
 /**
- * Full-text rank of published chunks in scope for any of the query's words, best first; null when no word is left.
+ * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
+ * (see Visibility: with `scan`, only published chunks are read); null when no word is left.
  * Words are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  *
  * Ranking every chunk that holds any of the words costs as much as the most common word allows (thousands of rows
@@ -97,11 +135,15 @@ export function vectorSearchStatement(scope: Scope, query: ChunkSearchQuery): St
  * of a rare word, are still among the candidates, while chunks holding only common words are sampled (in table
  * order). Rows read stay below (number of tiers) x (cut) whatever the words.
  */
-export function textSearchStatement(scope: Scope, query: ChunkSearchQuery): Statement | null {
+export function textSearchStatement(
+	scope: Scope,
+	query: ChunkSearchQuery,
+	visibility: Visibility = 'scan',
+): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
-	const { from, where } = chunkScope(scope, query, params)
+	const { from, where } = chunkScope(scope, query, params, visibility)
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
@@ -116,9 +158,11 @@ export function textSearchStatement(scope: Scope, query: ChunkSearchQuery): Stat
 	const text = `WITH candidates AS MATERIALIZED (${tiers.join(' UNION ')})
 		SELECT c.id, c.document_id, best.rank,
 			(SELECT count(*) FROM unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
-				/ greatest(cardinality(ql.lexemes), 1) AS coverage
+				/ greatest(cardinality(ql.lexemes), 1) AS coverage,
+			${publishedColumn('c')}
 		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
 		JOIN chunks c ON c.id = best.id
+		LEFT JOIN documents owner ON owner.id = c.document_id
 		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
 		ORDER BY best.rank DESC, c.id`
 	return { text, params: params.values }
@@ -170,9 +214,20 @@ export function queryWords(terms: string[]): string[] {
 		.slice(0, MAX_TERMS)
 }
 
-/** FROM and WHERE for searchable chunks of one org; documents are joined only when filters or a filepath need them. */
-function chunkScope(scope: Scope, query: ChunkSearchQuery, params: Params): { from: string; where: string } {
-	const conditions = [`c.org_id = ${params.add(scope.orgId)}`, PUBLISHED]
+/** Whether the chunk row `alias` (with its document joined as `owner`) is of its document's published generation. */
+const publishedColumn = (alias: string) => `coalesce(owner.chunk_generation = ${alias}.generation, false) AS published`
+
+/**
+ * FROM and WHERE for the chunks of one org in scope (published ones only with `scan` visibility); documents are joined
+ * only when filters or a filepath need them.
+ */
+function chunkScope(
+	scope: Scope,
+	query: ChunkSearchQuery,
+	params: Params,
+	visibility: Visibility,
+): { from: string; where: string } {
+	const conditions = [`c.org_id = ${params.add(scope.orgId)}`, ...(visibility === 'scan' ? [PUBLISHED] : [])]
 	if (query.containerTags) conditions.push(`c.container_tag = ANY(${params.add(query.containerTags)}::text[])`)
 	if (query.documentId !== undefined) conditions.push(`c.document_id = ${params.add(query.documentId)}`)
 	if (query.documentIds !== undefined) conditions.push(`c.document_id = ANY(${params.add(query.documentIds)}::text[])`)

@@ -1,0 +1,28 @@
+import { Elysia } from 'elysia'
+import { HttpError } from '../../errors.ts'
+import { FeedbackBody } from './schemas.ts'
+import { V5_TAGS } from './tags.ts'
+
+/**
+ * POST /feedback: the hosted service forwards reports to its team; a self-hosted deployment has no such channel, so
+ * a valid report is answered with v5's declared 503 (auth is optional on this route).
+ */
+export function feedbackRoutes() {
+	return new Elysia().post(
+		'/feedback',
+		() => {
+			throw new HttpError(503, 'Service unavailable', 'feedback is not available on this deployment', {
+				'retry-after': '86400',
+			})
+		},
+		{
+			body: FeedbackBody,
+			detail: {
+				tags: [V5_TAGS.feedback],
+				operationId: 'postFeedback',
+				summary: 'Feedback is not collected by a self-hosted deployment (503)',
+				security: [{}, { bearerAuth: [] }],
+			},
+		},
+	)
+}
