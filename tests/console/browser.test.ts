@@ -297,7 +297,7 @@ describe('developer console in Chromium', () => {
 				await open('connections')
 				await page.waitForSelector('#connect-provider')
 				const offered = await page.$$eval('#connect-provider option', (options) =>
-					options.map((option) => (option as HTMLOptionElement).value),
+					options.map((option) => (option as { value: string }).value),
 				)
 				expect(offered.sort()).toEqual(['github', 'gmail', 'web-crawler'])
 				await page.selectOption('#connect-provider', 'web-crawler')
