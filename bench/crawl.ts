@@ -4,7 +4,10 @@
  * searchable, each page handed to POST /v3/documents as the crawler yields it (the way the connector runtime imports
  * an upsert); and a recrawl of the unchanged site (every page a 304).
  *
- *   bun bench/crawl.ts [--driver embedded|postgres] [--quick]
+ * Then the same crawl with faults on: every 10th request answered 429 and every 25th 503, both with
+ * `Retry-After: 1` (RFC 9110), beside the fault-free run: pages imported, seconds, requests per page.
+ *
+ *   bun bench/crawl.ts [--driver embedded|postgres] [--quick] [--crawl-only]
  */
 import { webCrawler } from '../connectors/web-crawler/index.ts'
 import { type CursorValue, createLogger, type SyncContext, type SyncEvent } from '../core/index.ts'
@@ -21,6 +24,9 @@ const PAGES = QUICK ? 60 : 300
 const SECTIONS = 10
 const DELAYS_MS = QUICK ? [0, 50] : [0, 50, 250]
 const DRAIN_TIMEOUT_MS = 15 * 60_000
+const CRAWL_ONLY = process.argv.includes('--crawl-only')
+/** Every Nth request answers 429, every Mth 503, both asking for a second's wait. */
+const FAULTS = { rateLimitEvery: 10, unavailableEvery: 25 }
 
 /** A site of PAGES pages under /docs/: a home page linking sections, each linking its pages; ETags on every page. */
 function startSite(text: TextGenerator) {
@@ -47,11 +53,19 @@ function startSite(text: TextGenerator) {
 		}
 	}
 	const etags = new Map([...pages].map(([path, html]) => [path, `"${Bun.hash(html).toString(16)}"`]))
+	const state = { faults: false, requests: 0 }
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		fetch(request) {
 			const path = new URL(request.url).pathname
+			state.requests++
+			if (state.faults && path !== '/robots.txt') {
+				const busy = { 'retry-after': '1' }
+				if (state.requests % FAULTS.rateLimitEvery === 0)
+					return new Response('slow down', { status: 429, headers: busy })
+				if (state.requests % FAULTS.unavailableEvery === 0) return new Response('busy', { status: 503, headers: busy })
+			}
 			if (path === '/robots.txt') return new Response('User-agent: *\nDisallow: /private/\n')
 			const html = pages.get(path)
 			if (!html) return new Response('not found', { status: 404 })
@@ -60,7 +74,7 @@ function startSite(text: TextGenerator) {
 			return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', etag } })
 		},
 	})
-	return { origin: `http://127.0.0.1:${server.port}`, pages: pages.size, stop: () => server.stop(true) }
+	return { origin: `http://127.0.0.1:${server.port}`, pages: pages.size, state, stop: () => server.stop(true) }
 }
 
 function context(startUrl: string): SyncContext & { versions: Map<string, string> } {
@@ -129,6 +143,28 @@ async function main() {
 			['delay ms', 'pages', 'first crawl s', 'pages/s', 'recrawl (304) pages', 'recrawl s', 'pages/s'],
 			crawlRows,
 		)
+
+		const faultRows: Cell[][] = []
+		for (const faults of [false, true]) {
+			site.state.faults = faults
+			site.state.requests = 0
+			const run = await crawlOnce(startUrl, 0, null)
+			faultRows.push([
+				faults ? `429 every ${FAULTS.rateLimitEvery}, 503 every ${FAULTS.unavailableEvery}` : 'none',
+				run.upsert,
+				run.failure,
+				fixed(run.seconds, 2),
+				site.state.requests,
+				fixed(site.state.requests / Math.max(1, run.upsert), 2),
+			])
+		}
+		site.state.faults = false
+		printTable(
+			`Crawl with faults (${site.pages} pages, delay 0, Retry-After: 1)`,
+			['faults', 'pages', 'failures', 'crawl s', 'requests', 'requests/page'],
+			faultRows,
+		)
+		if (CRAWL_ONLY) return
 
 		const rows: Cell[][] = []
 		for (const driver of driversToRun()) {

@@ -48,9 +48,9 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 	},
 	granola: async (env) => {
 		const { granola } = await import('../connectors/granola/index.ts')
-		// 0, like unset: on demand only.
-		const syncEveryHours = numberFrom(env, 'GRANOLA_SYNC_EVERY_HOURS') || null
-		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours })
+		// Unset: the connector's default (4 hours); 0: on demand only.
+		const hours = numberFrom(env, 'GRANOLA_SYNC_EVERY_HOURS')
+		return granola({ apiUrl: env.GRANOLA_API_URL, syncEveryHours: hours === undefined ? undefined : hours || null })
 	},
 	notion: async (env) => {
 		const { notion } = await import('../connectors/notion/index.ts')

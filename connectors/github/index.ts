@@ -21,7 +21,10 @@ export function github(options: GithubOptions = {}) {
 		webUrl,
 		maxFileBytes: options.maxFileBytes ?? 1024 * 1024,
 		issueReconcileHours: options.issueReconcileHours ?? 24,
-		readConcurrency: options.readConcurrency ?? 6,
+		readConcurrency: options.readConcurrency ?? 2,
+		timeoutMs: options.timeoutMs ?? 30_000,
+		maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds ?? 60,
+		retryBaseMs: options.retryBaseMs ?? 1000,
 	}
 	return defineConnector<GithubCursor, GithubSettings>({
 		apiVersion: PLUGIN_API_VERSION,

@@ -1,4 +1,4 @@
-import { ConnectorAuthError, type SyncEvent } from '../../core/index.ts'
+import { ConnectorAuthError, RateLimitedError, type SyncEvent } from '../../core/index.ts'
 import { splitName, statusOf } from './client.ts'
 import { inOrder } from './in-order.ts'
 import { type CommentData, type IssueData, issueDocument, issueExternalId } from './issue-document.ts'
@@ -44,7 +44,7 @@ async function* updatedSince(run: RepoSync, cursor: GithubCursor, key: string): 
 	for (;;) {
 		const { data } = await guarded(() =>
 			run.octokit.issues.listForRepo({
-				...splitName(run.repository.fullName),
+				...splitName(run.name),
 				state: 'all',
 				sort: 'updated',
 				direction: 'asc',
@@ -80,7 +80,7 @@ async function* listAll(
 	const { fullName } = run.repository
 	const pages = run.octokit.paginate
 		.iterator(run.octokit.issues.listForRepo, {
-			...splitName(fullName),
+			...splitName(run.name),
 			state: 'all',
 			sort: 'created',
 			direction: 'asc',
@@ -98,7 +98,7 @@ async function* listAll(
 		for (const issue of issues) present.push(issueExternalId(fullName, issue.number))
 		yield* inOrder(issues, run.readConcurrency, (issue) => readIssue(run, issue))
 	}
-	yield { type: 'present', prefix: `${fullName}#`, externalIds: present, complete: true }
+	yield { type: 'present', prefix: `${fullName}#`, scope: `${fullName} issues`, externalIds: present, complete: true }
 	cursor[keys.since] ??= isoSeconds((startedAt ?? Date.now()) - 1000)
 	cursor[keys.listed] = new Date().toISOString()
 	yield { type: 'checkpoint', cursor: { ...cursor } }
@@ -116,7 +116,7 @@ async function readIssue(run: RepoSync, issue: IssueData): Promise<Event> {
 				? []
 				: await guarded(() =>
 						octokit.paginate(octokit.issues.listComments, {
-							...splitName(fullName),
+							...splitName(run.name),
 							issue_number: issue.number,
 							per_page: PAGE,
 						}),
@@ -124,7 +124,7 @@ async function readIssue(run: RepoSync, issue: IssueData): Promise<Event> {
 		const reviewComments = issue.pull_request
 			? await guarded(() =>
 					octokit.paginate(octokit.pulls.listReviewComments, {
-						...splitName(fullName),
+						...splitName(run.name),
 						pull_number: issue.number,
 						per_page: PAGE,
 					}),
@@ -133,7 +133,7 @@ async function readIssue(run: RepoSync, issue: IssueData): Promise<Event> {
 		const all = [...comments, ...reviewComments] as CommentData[]
 		return { type: 'upsert', document: issueDocument(run.repository, issue, all, run.webUrl) }
 	} catch (error) {
-		if (error instanceof ConnectorAuthError) throw error
+		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError) throw error
 		return { type: 'failure', externalId: id, error: `could not read #${issue.number}: ${(error as Error).message}` }
 	}
 }

@@ -11,8 +11,14 @@ export interface GithubOptions {
 	 * updated-since listing in between cannot). Default 24; 0 lists them all on every sync.
 	 */
 	issueReconcileHours?: number
-	/** Blobs (and issues' comments) read at once. Default 6. */
+	/** Blobs (and issues' comments) read at once. Default 2: GitHub asks for requests made serially, or nearly. */
 	readConcurrency?: number
+	/** Longest one request may take, in milliseconds. Default 30000. */
+	timeoutMs?: number
+	/** Longest rate-limit wait sat out within a sync, in seconds; a longer one ends the sync as rate limited. Default 60. */
+	maxRateLimitWaitSeconds?: number
+	/** Base of the back-off between tries of a request that failed with a 5xx or on the network. Default 1000 ms. */
+	retryBaseMs?: number
 }
 
 export interface GithubSettings {

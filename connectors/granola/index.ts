@@ -1,5 +1,6 @@
 import { ConnectorAuthError, defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { GranolaClient } from './client.ts'
+import { noteDocument } from './note.ts'
 import { syncGranola } from './sync.ts'
 import type { GranolaCursor, GranolaOptions } from './types.ts'
 
@@ -39,11 +40,19 @@ export function granola(options: GranolaOptions = {}) {
 				return undefined
 			},
 		},
-		// Granola has no push: on demand only, unless the service sets a schedule.
-		schedule: { everyHours: options.syncEveryHours ?? null },
+		// Granola's official API documents no webhooks: polled, every 4 hours unless the service says otherwise.
+		schedule: { everyHours: options.syncEveryHours === undefined ? 4 : options.syncEveryHours },
 		sync(ctx, cursor) {
 			const apiKey = ctx.credentials.apiKey ?? ''
 			return syncGranola(ctx, cursor, clientFor(apiKey, ctx.signal))
+		},
+		/** A note that failed to read, read again: `gone` when Granola no longer shows it (deleted, or processing). */
+		async readItem(ctx, externalId) {
+			const client = clientFor(ctx.credentials.apiKey ?? '', ctx.signal)
+			const note = await client.note(externalId)
+			if (!note) return 'gone'
+			if (await ctx.hasVersion(externalId, note.updated_at)) return 'unchanged'
+			return noteDocument(note)
 		},
 	})
 }

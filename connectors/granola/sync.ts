@@ -1,30 +1,34 @@
-import { ConnectorAuthError, type SyncContext, type SyncEvent } from '../../core/index.ts'
+import { ConnectorAuthError, RateLimitedError, type SyncContext, type SyncEvent } from '../../core/index.ts'
 import type { GranolaClient } from './client.ts'
 import { noteDocument } from './note.ts'
 import type { GranolaCursor, NoteSummary } from './types.ts'
 
 type Event = SyncEvent<GranolaCursor>
 
+/** How far back of the listing's start the next listing begins: a day, as `updated_after` may be read as a date. */
+const OVERLAP_MS = 24 * 3_600_000
+
 /**
  * Notes updated after the cursor (all of them the first time), each read in full only when its `updated_at` is
- * new; then the complete list of note ids, since Granola signals no deletions (core removes what is missing).
+ * new; then the complete list of note ids, since Granola signals no deletions (core removes what is missing). The
+ * next cursor is the day before this listing started, not the newest `updated_at` seen: the listing's order is not
+ * documented, so a note edited while it paged on may carry an older time than one listed later.
  */
 export async function* syncGranola(
 	ctx: SyncContext,
 	cursor: GranolaCursor | null,
 	client: GranolaClient,
 ): AsyncGenerator<Event> {
+	const startedAt = Date.now()
 	const updatedAfter = cursor?.updatedAfter ?? null
-	let newest = updatedAfter
 	const listed: string[] = []
 	for await (const summary of client.allNotes(updatedAfter)) {
 		listed.push(summary.id)
-		if (!newest || Date.parse(summary.updated_at) > Date.parse(newest)) newest = summary.updated_at
 		yield* importNote(ctx, client, summary)
 	}
 	const present = updatedAfter === null ? listed : await allIds(client)
 	yield { type: 'present', externalIds: present, complete: true }
-	yield { type: 'checkpoint', cursor: { updatedAfter: newest } }
+	yield { type: 'checkpoint', cursor: { updatedAfter: new Date(startedAt - OVERLAP_MS).toISOString().slice(0, 10) } }
 }
 
 async function* importNote(ctx: SyncContext, client: GranolaClient, summary: NoteSummary): AsyncGenerator<Event> {
@@ -38,7 +42,8 @@ async function* importNote(ctx: SyncContext, client: GranolaClient, summary: Not
 		if (!note) return
 		yield { type: 'upsert', document: noteDocument({ ...summary, ...note }) }
 	} catch (error) {
-		if (error instanceof ConnectorAuthError || ctx.signal.aborted) throw error
+		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError || ctx.signal.aborted) throw error
+		// Transient: core reads it again (readItem) on later runs.
 		yield { type: 'failure', externalId: summary.id, error: `could not read note: ${(error as Error).message}` }
 	}
 }

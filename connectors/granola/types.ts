@@ -23,8 +23,8 @@ export interface TranscriptEntry {
 	/** `microphone` is the note's owner; `speaker` is everyone else, told apart by the diarization label if any. */
 	speaker?: { source?: string | null; diarization_label?: string | null } | null
 	text: string
-	start?: string | null
-	end?: string | null
+	start_time?: string | null
+	end_time?: string | null
 }
 
 export interface NoteDetail extends NoteSummary {
@@ -39,7 +39,7 @@ export interface NoteDetail extends NoteSummary {
 export interface GranolaOptions {
 	/** API root. Default `https://public-api.granola.ai`. */
 	apiUrl?: string
-	/** Hours between scheduled syncs; unset (the default) syncs only on demand. */
+	/** Hours between scheduled syncs. Default 4; null: on demand only. */
 	syncEveryHours?: number | null
 	/** Least time between two requests, in milliseconds (the API sustains 5 a second). Default 200. */
 	minRequestIntervalMs?: number
@@ -47,5 +47,8 @@ export interface GranolaOptions {
 	maxRetries?: number
 }
 
-/** The newest `updated_at` synced: the next sync lists only notes updated after it. */
+/**
+ * The day before the last sync's listing started (`YYYY-MM-DD`): the next sync lists the notes updated after it, so an
+ * edit made while a listing paged on, or by a clock a little off, is still listed next time.
+ */
 export type GranolaCursor = { updatedAfter: string | null }

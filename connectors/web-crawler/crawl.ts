@@ -1,5 +1,6 @@
 import { type ExternalDocument, type Fetched, htmlToText, type SyncContext, type SyncEvent } from '../../core/index.ts'
-import type { PoliteFetcher } from './fetcher.ts'
+import { decodeHtml } from './charset.ts'
+import type { FetchOutcome, PoliteFetcher } from './fetcher.ts'
 import type { CrawlSettings } from './options.ts'
 import { parsePage } from './page.ts'
 import type { RobotsRules } from './robots.ts'
@@ -14,6 +15,13 @@ const HOST_DOWN_AFTER = 5
 const MAX_LINKS_PER_PAGE = 500
 /** URLs queued per page of budget, so endless link spaces (calendars) end. */
 const QUEUE_PER_PAGE = 20
+/** Fetches per page of budget: pages followed for their links but not imported count too. */
+const FETCHES_PER_PAGE = 3
+/** Statuses of a site refusing the crawler (a bot wall or login) rather than saying a page is gone. */
+const WALLED = new Set([401, 403, 451])
+/** A checkpoint at least this often, so a crawl stopped (job expiry, shutdown) resumes with what it learned. */
+const CHECKPOINT_EVERY_PAGES = 200
+const CHECKPOINT_EVERY_MS = 120_000
 
 const FILE_TYPES = [
 	'application/pdf',
@@ -31,6 +39,10 @@ export interface CrawlRun {
 	robots: RobotsRules
 	sitemapPages: string[]
 	budget: number
+	/** The start page, already fetched (to see where it redirects). */
+	start?: FetchOutcome
+	/** False when part of the site could not be listed (a refused sitemap): pages not reached are kept. */
+	complete: boolean
 }
 
 interface Queued {
@@ -63,25 +75,70 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 		if (url) enqueue(url, 1)
 	}
 	let failuresInARow = 0
+	let walledInARow = 0
+	let unread = false
+	const tally = { fetches: 0, walled: 0, answered: 0 }
+	let lastCheckpoint = { fetches: 0, at: Date.now() }
+	const fetchBudget = run.budget * FETCHES_PER_PAGE
+	/** Ends the crawl without deleting anything: what the last crawl held stays. */
+	function* abandon(error: string): Generator<Event> {
+		yield { type: 'failure', externalId: null, error }
+		keepAll(held, previous)
+		yield { type: 'checkpoint', cursor: cursorOf(held) }
+	}
 	while (queue.length > 0 && held.size < run.budget) {
+		if (tally.fetches >= fetchBudget) {
+			// The page budget bounds the load on the site too; what was not reached stays.
+			unread = true
+			break
+		}
+		if (
+			tally.fetches - lastCheckpoint.fetches >= CHECKPOINT_EVERY_PAGES ||
+			Date.now() - lastCheckpoint.at >= CHECKPOINT_EVERY_MS
+		) {
+			lastCheckpoint = { fetches: tally.fetches, at: Date.now() }
+			yield { type: 'checkpoint', cursor: cursorOf(merged(held, previous)) }
+		}
 		const { url, depth } = queue.shift()!
 		const key = url.toString()
 		if (!run.robots.allowed(key)) continue
 		const before = previousByUrl.get(key)
-		const outcome = await run.fetcher.get(key, before?.page ?? {})
+		const prefetched = tally.fetches === 0 && key === run.settings.startUrl.toString() ? run.start : undefined
+		const outcome = prefetched ?? (await run.fetcher.get(key, before?.page ?? {}))
+		tally.fetches++
+		if (outcome.type === 'refused' && outcome.status !== null && WALLED.has(outcome.status)) {
+			tally.walled++
+			if (before) held.set(before.id, before.page)
+			yield { type: 'failure', externalId: before?.id ?? key, error: outcome.error }
+			// The start page refused, or page after page: the site keeps the crawler out, which says nothing of its pages.
+			if (depth === 0 || ++walledInARow >= HOST_DOWN_AFTER) {
+				yield* abandon(
+					`${url.host} refuses the crawler (HTTP ${outcome.status}: a bot wall or a login); nothing is deleted`,
+				)
+				return
+			}
+			continue
+		}
+		walledInARow = 0
 		if (outcome.type === 'unavailable') {
 			yield { type: 'failure', externalId: before?.id ?? key, error: outcome.error }
-			// Kept: a page that could not be read this time is not taken as gone.
-			if (before) held.set(before.id, before.page)
+			// Kept: a page that could not be read this time is not taken as gone, nor are the pages only it led to.
+			unread = true
+			if (before) {
+				held.set(before.id, before.page)
+				for (const link of before.page.links) {
+					const next = normalizeUrl(link)
+					if (next) enqueue(next, depth + 1)
+				}
+			}
 			if (++failuresInARow >= HOST_DOWN_AFTER) {
-				yield { type: 'failure', externalId: null, error: `${url.host} stopped answering; the crawl ends here` }
-				keepAll(held, previous)
-				yield { type: 'checkpoint', cursor: cursorOf(held) }
+				yield* abandon(`${url.host} stopped answering; the crawl ends here`)
 				return
 			}
 			continue
 		}
 		failuresInARow = 0
+		tally.answered++
 		if (outcome.type === 'unchanged' && before) {
 			held.set(before.id, before.page)
 			hashes.add(before.page.version)
@@ -108,7 +165,14 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 			yield { type: 'failure', externalId: key, error: `could not read the page: ${(error as Error).message}` }
 		}
 	}
-	yield { type: 'present', externalIds: [...held.keys()], complete: true }
+	if (tally.walled > tally.answered) {
+		yield* abandon(`${run.settings.startUrl.host} refused most requests (HTTP 401, 403 or 451); nothing is deleted`)
+		return
+	}
+	// A page that could not be read, or pages never reached, leave the listing in doubt: nothing is deleted.
+	const complete = run.complete && !unread
+	if (!complete) keepAll(held, previous)
+	yield { type: 'present', externalIds: [...held.keys()], complete }
 	yield { type: 'checkpoint', cursor: cursorOf(held) }
 }
 
@@ -132,7 +196,7 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 		return
 	}
 	if (type !== 'text/html' && type !== 'application/xhtml+xml') return
-	const html = new TextDecoder().decode(fetched.body)
+	const html = decodeHtml(fetched.body, fetched.contentType)
 	const page = await parsePage(html, finalUrl)
 	const links = page.nofollow ? [] : page.links.filter((link) => run.scope.fetchable(link))
 	for (const link of links) found.enqueue(link, found.depth + 1)
@@ -155,7 +219,7 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 	})
 }
 
-/** A linked PDF or office file: its URL goes to file ingestion, which fetches it under the same SSRF rules. */
+/** A linked PDF or office file: the bytes the crawler fetched go to file ingestion, not fetched a second time. */
 async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found: Found): AsyncGenerator<Event> {
 	if (!run.scope.imported(finalUrl)) return
 	const id = finalUrl.toString()
@@ -165,7 +229,11 @@ async function* importFile(run: CrawlRun, fetched: Fetched, finalUrl: URL, found
 		externalId: id,
 		version,
 		title: fetched.fileName,
-		content: id,
+		file: {
+			bytes: fetched.body,
+			name: fetched.fileName ?? 'file',
+			...(fetched.contentType ? { mimeType: fetched.contentType.split(';')[0]!.trim() } : {}),
+		},
 		url: id,
 		metadata: { type: 'file', site: run.settings.startUrl.origin },
 		sourceType: 'webpage_file',
@@ -198,6 +266,13 @@ async function* hold(
 		return
 	}
 	yield { type: 'upsert', document }
+}
+
+/** The pages held so far and, for the ones not reached yet, what the last crawl knew of them. */
+function merged(held: Map<string, PageState>, previous: Map<string, PageState>): Map<string, PageState> {
+	const all = new Map(previous)
+	for (const [id, page] of held) all.set(id, page)
+	return all
 }
 
 /** When the crawl cannot finish, every page held before stays held. */

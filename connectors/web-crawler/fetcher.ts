@@ -11,19 +11,38 @@ export type FetchOutcome =
 	/** The server says the page is gone (404, 410). */
 	| { type: 'gone'; status: number }
 	/** Trying again cannot help: a refused address, another client error, too large. */
-	| { type: 'refused'; error: string }
+	| { type: 'refused'; error: string; status: number | null }
 	/** The host did not answer properly (network, timeout, 5xx): may pass. */
 	| { type: 'unavailable'; error: string }
 
+/** Tries of one URL the host answered 429 or 503 (after waiting what it asked). */
+const BUSY_TRIES = 3
+
+/**
+ * Each host's pacing, shared by every crawl in this process, so two connections crawling one site take turns rather
+ * than doubling its load: when its last answer ended, no request before `notBefore` (a Retry-After), and whether a
+ * request is in flight.
+ */
+const hosts = new Map<string, { lastAt: number; notBefore: number; busy: boolean }>()
+const hostOf = (host: string) => {
+	const state = hosts.get(host) ?? { lastAt: 0, notBefore: 0, busy: false }
+	hosts.set(host, state)
+	return state
+}
+
 /**
  * The crawler's only way out: the service's guarded fetch (every hop checked against the SSRF rules and the
- * allow-list), one request at a time, the next one no sooner than the delay after the previous one.
+ * allow-list, and against the crawl's own rules before a redirect is followed), one request at a time per host,
+ * the next one no sooner than the delay after the previous answer; a 429 or 503 waits what `Retry-After` asks (RFC
+ * 9110 §10.2.3) up to `maxWaitMs`, else backs off, before the URL is tried again.
  */
 export class PoliteFetcher {
-	/** When the last answer ended; the next request waits the delay from then. */
-	private lastAt = 0
 	/** Raised to a robots.txt Crawl-delay. */
 	delayMs: number
+	/** Checked before a redirect is followed: robots rules and scope. */
+	followRedirect: ((to: URL) => boolean) | undefined
+	/** Requests made, redirects aside. */
+	requests = 0
 
 	constructor(
 		private readonly options: {
@@ -33,38 +52,85 @@ export class PoliteFetcher {
 			maxBytes: number
 			timeoutMs: number
 			signal: AbortSignal
+			/** Longest Retry-After waited out. */
+			maxWaitMs?: number
 		},
 	) {
 		this.delayMs = options.delayMs
 	}
 
 	async get(url: string, validators: Validators = {}): Promise<FetchOutcome> {
-		await this.pace()
+		const host = new URL(url).host
+		for (let attempt = 1; ; attempt++) {
+			const outcome = await this.once(url, host, validators)
+			if (outcome.type !== 'busy') return outcome.outcome
+			const asked = retryAfterMs(outcome.retryAfter)
+			const wait = asked ?? Math.max(this.delayMs, 1000) * 2 ** attempt
+			if (attempt >= BUSY_TRIES || wait > (this.options.maxWaitMs ?? 300_000)) {
+				return { type: 'unavailable', error: outcome.error }
+			}
+			hostOf(host).notBefore = Date.now() + wait
+		}
+	}
+
+	private async once(
+		url: string,
+		host: string,
+		validators: Validators,
+	): Promise<{ type: 'done'; outcome: FetchOutcome } | { type: 'busy'; error: string; retryAfter: string | null }> {
+		await this.turn(host)
 		const headers: Record<string, string> = { 'user-agent': this.options.userAgent }
 		if (validators.etag) headers['if-none-match'] = validators.etag
 		if (validators.lastModified) headers['if-modified-since'] = validators.lastModified
+		this.requests++
 		try {
 			const fetched = await fetchUrl(url, {
 				allow: this.options.allow,
 				maxBytes: this.options.maxBytes,
 				timeoutMs: this.options.timeoutMs,
 				headers,
+				followRedirect: this.followRedirect,
 			})
-			return { type: 'fetched', fetched }
+			return { type: 'done', outcome: { type: 'fetched', fetched } }
 		} catch (error) {
-			if (!(error instanceof FetchError)) return { type: 'unavailable', error: (error as Error).message }
-			if (error.status === 304) return { type: 'unchanged' }
-			if (error.status === 404 || error.status === 410) return { type: 'gone', status: error.status }
-			return error.permanent ? { type: 'refused', error: error.message } : { type: 'unavailable', error: error.message }
+			const done = (outcome: FetchOutcome) => ({ type: 'done' as const, outcome })
+			if (!(error instanceof FetchError)) return done({ type: 'unavailable', error: (error as Error).message })
+			// 429 always asks to slow down; a 503 only when it says for how long (else the host may be down).
+			if (error.status === 429 || (error.status === 503 && error.retryAfter)) {
+				return { type: 'busy', error: error.message, retryAfter: error.retryAfter }
+			}
+			if (error.status === 304) return done({ type: 'unchanged' })
+			if (error.status === 404 || error.status === 410) return done({ type: 'gone', status: error.status })
+			return done(
+				error.permanent
+					? { type: 'refused', error: error.message, status: error.status }
+					: { type: 'unavailable', error: error.message },
+			)
 		} finally {
-			this.lastAt = Date.now()
+			const state = hostOf(host)
+			state.lastAt = Date.now()
+			state.busy = false
 		}
 	}
 
-	private async pace(): Promise<void> {
-		this.options.signal.throwIfAborted()
-		const wait = this.lastAt + this.delayMs - Date.now()
-		if (wait > 0) await Bun.sleep(wait)
-		this.options.signal.throwIfAborted()
+	/** Waits for the host's turn (the delay after its last answer, no other request in flight) and takes it. */
+	private async turn(host: string): Promise<void> {
+		const state = hostOf(host)
+		for (;;) {
+			this.options.signal.throwIfAborted()
+			const wait = state.busy ? 50 : Math.max(state.lastAt + this.delayMs, state.notBefore) - Date.now()
+			if (wait <= 0) break
+			await Bun.sleep(Math.min(wait, 1000))
+		}
+		state.busy = true
 	}
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds; null when absent or unreadable. */
+export function retryAfterMs(header: string | null): number | null {
+	if (!header) return null
+	const seconds = Number(header)
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
+	const date = Date.parse(header)
+	return Number.isNaN(date) ? null : Math.max(0, date - Date.now())
 }

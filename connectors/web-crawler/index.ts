@@ -1,6 +1,6 @@
 import { defineConnector, PLUGIN_API_VERSION, parseAllowList, type SyncEvent } from '../../core/index.ts'
 import { crawl } from './crawl.ts'
-import { PoliteFetcher } from './fetcher.ts'
+import { type FetchOutcome, PoliteFetcher } from './fetcher.ts'
 import { crawlSettingsOf, DEFAULT_USER_AGENT, MIN_RECRAWL_HOURS, type WebCrawlerOptions } from './options.ts'
 import { loadRobots } from './robots.ts'
 import { CrawlScope } from './scope.ts'
@@ -41,8 +41,9 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				maxBytes: options.maxPageBytes ?? 10 * MiB,
 				timeoutMs: options.timeoutMs ?? 15_000,
 				signal: ctx.signal,
+				maxWaitMs: options.maxCrawlDelayMs ?? 120_000,
 			})
-			const robots = await loadRobots(settings.startUrl.origin, fetcher, agent)
+			let robots = await loadRobots(settings.startUrl.origin, fetcher, agent)
 			if (!robots) {
 				yield {
 					type: 'failure',
@@ -54,9 +55,45 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				return
 			}
 			if (robots.crawlDelayMs !== null) {
-				fetcher.delayMs = Math.max(fetcher.delayMs, Math.min(robots.crawlDelayMs, options.maxCrawlDelayMs ?? 30_000))
+				fetcher.delayMs = Math.max(fetcher.delayMs, Math.min(robots.crawlDelayMs, options.maxCrawlDelayMs ?? 120_000))
 			}
-			const scope = new CrawlScope(settings)
+			let scope = new CrawlScope(settings)
+			// The start page first: a start URL that moved to another host of the same site (www, https) is followed
+			// there; one that leads to another site is the run's failure, never a silent empty import.
+			fetcher.followRedirect = (to) =>
+				scope.onSite(to) || (to.pathname === settings.startUrl.pathname && sameSite(to, settings.startUrl))
+			const startKey = settings.startUrl.toString()
+			let start: FetchOutcome | undefined
+			if (robots.allowed(startKey)) {
+				start = await fetcher.get(startKey, previousValidators(cursor, startKey))
+				if (start.type === 'refused' && start.status !== null && start.status >= 300 && start.status < 400) {
+					yield {
+						type: 'failure',
+						externalId: null,
+						error: `the start URL leads to another site (${start.error}); nothing is crawled or deleted until metadata.startUrl names it`,
+					}
+					yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor)) }
+					return
+				}
+				const landed = start.type === 'fetched' ? new URL(start.fetched.url) : null
+				if (landed && landed.host !== settings.startUrl.host) {
+					settings.startUrl = new URL(landed.toString())
+					scope = new CrawlScope(settings)
+					const moved = await loadRobots(landed.origin, fetcher, agent)
+					if (!moved) {
+						yield {
+							type: 'failure',
+							externalId: null,
+							error: `${landed.origin}/robots.txt could not be read: nothing is crawled until it can`,
+						}
+						yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor)) }
+						return
+					}
+					robots = moved
+					start = undefined
+				}
+			}
+			fetcher.followRedirect = (to) => scope.onSite(to) && robots.allowed(to.toString())
 			const onSite = (url: string) => {
 				try {
 					return new URL(url).host === settings.startUrl.host
@@ -65,9 +102,27 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				}
 			}
 			const entries = robots.sitemaps.length > 0 ? robots.sitemaps : [`${settings.startUrl.origin}/sitemap.xml`]
-			const sitemapPages = await sitemapUrls(entries, fetcher, onSite)
+			const sitemaps = await sitemapUrls(entries, fetcher, onSite)
+			for (const error of sitemaps.failures) yield { type: 'failure', externalId: null, error }
 			const budget = ctx.documentLimit ?? options.maxPages ?? 10_000
-			yield* crawl({ ctx, settings, scope, fetcher, robots, sitemapPages, budget }, cursor)
+			// Pages only a refused sitemap lists may still exist: nothing missing from this crawl is deleted.
+			const complete = sitemaps.failures.length === 0
+			yield* crawl(
+				{ ctx, settings, scope, fetcher, robots, sitemapPages: sitemaps.pages, budget, complete, start },
+				cursor,
+			)
 		},
 	})
+}
+
+/** The same site under another host name: `www.` added or dropped (the scheme may change too). */
+function sameSite(a: URL, b: URL): boolean {
+	const bare = (url: URL) => url.hostname.replace(/^www\./, '')
+	return bare(a) === bare(b)
+}
+
+/** The validators the last crawl kept for a URL. */
+function previousValidators(cursor: CrawlCursor | null, url: string) {
+	for (const page of pagesOf(cursor).values()) if (page.url === url) return page
+	return {}
 }

@@ -6,7 +6,10 @@ export interface WebCrawlerOptions {
 	userAgent?: string
 	/** Least time between two requests to the site, in milliseconds. Default 1000. */
 	delayMs?: number
-	/** Longest robots.txt Crawl-delay honoured, in milliseconds (a larger one is capped). Default 30000. */
+	/**
+	 * Longest robots.txt Crawl-delay, and longest 429/503 Retry-After, honoured, in milliseconds (a larger delay is
+	 * capped; a larger Retry-After gives the page up for this crawl). Default 120000.
+	 */
 	maxCrawlDelayMs?: number
 	/** Largest page or file read, in bytes. Default 10 MiB. */
 	maxPageBytes?: number

@@ -14,8 +14,18 @@ interface Repo {
 	defaultBranch: string
 	/** Commit sha -> its tree (path -> blob sha). */
 	commits: Map<string, Map<string, string>>
+	/** Commit sha -> its parent (null for the first commit). */
+	parents: Map<string, string | null>
 	head: string
 	hooks: { id: number; url: string; secret: string; events: string[] }[]
+	/** The user is not an administrator: creating a hook answers 404, as GitHub does. */
+	admin: boolean
+}
+
+/** How GitHub refuses one repository (SAML enforcement 403, DMCA 451). */
+export interface RepoRefusal {
+	status: 403 | 451
+	message: string
 }
 
 interface Grant {
@@ -38,6 +48,32 @@ export interface GithubEmulatorOptions {
 	apiDelayMs?: number
 }
 
+/**
+ * Failure modes GitHub shows, each as GitHub answers it. Rate limits ("Rate limits for the REST API"): a primary limit
+ * answers 403 (or 429) with `x-ratelimit-remaining: 0` and `x-ratelimit-reset` in epoch seconds; a secondary one
+ * answers 403 (or 429) with a message naming the secondary rate limit and, often, `retry-after` in seconds.
+ */
+export interface GithubQuirks {
+	/** After `after` more API requests, every request is limited for `seconds`. */
+	rateLimit: { kind: 'primary' | 'secondary'; after: number; seconds: number; status?: 403 | 429 } | null
+	/** The next `times` requests whose path matches answer `status` with GitHub's error body. */
+	failNext: { path: RegExp; status: number; message: string; times: number }[]
+	/** Repositories refused as a whole. */
+	refused: Map<string, RepoRefusal>
+	/**
+	 * Entries a recursive tree holds at most before it is cut and marked `truncated` ("Get a tree": "If truncated is
+	 * true in the response then the number of items in the tree array exceeded our maximum limit").
+	 */
+	treeLimit: number | null
+	/**
+	 * Compare refusals: 500 "this diff is taking too long to generate" and 406 "diff too large", both deterministic for
+	 * the commit pair (github-changelog-generator#920, ExpediaGroup/github-helpers#699).
+	 */
+	compareError: Map<string, 500 | 406>
+	/** API requests answered so far (rate limits included). */
+	requests: number
+}
+
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
 const blobSha = (content: string) => sha1(`blob ${Buffer.byteLength(content)}\u0000${content}`)
 
@@ -53,6 +89,21 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	let nextId = 1000
 	let revokeAfter: { repo: string; reads: number } | null = null
 	let url = ''
+	/** Blob sha -> git file mode, for blobs that are not plain files (symlinks: 120000). */
+	const modes = new Map<string, string>()
+	/** Tree objects of directories, for non-recursive reads: tree sha -> (commit, directory). */
+	const subtrees = new Map<string, { repo: Repo; commit: string; dir: string }>()
+	const quirks: GithubQuirks = {
+		rateLimit: null,
+		failNext: [],
+		refused: new Map(),
+		treeLimit: null,
+		compareError: new Map(),
+		requests: 0,
+	}
+	let limitedUntil = 0
+	let limitedKind: 'primary' | 'secondary' = 'primary'
+	let limitedStatus = 403
 	const issues = issueTracker(() => url)
 
 	function issue(login: string): Record<string, unknown> {
@@ -74,8 +125,60 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		}
 	}
 
+	const resetEpoch = () => String(Math.ceil(Math.max(limitedUntil, Date.now() + 3_600_000) / 1000))
 	const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
-		new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+		new Response(JSON.stringify(body), {
+			status,
+			headers: {
+				'content-type': 'application/json',
+				'x-ratelimit-limit': '5000',
+				'x-ratelimit-remaining': '4999',
+				'x-ratelimit-reset': resetEpoch(),
+				'x-ratelimit-resource': 'core',
+				...headers,
+			},
+		})
+
+	/** A rate-limited answer while a limit lasts, as GitHub words it; null otherwise. */
+	function rateLimited(): Response | null {
+		quirks.requests++
+		const limit = quirks.rateLimit
+		if (limit && limit.after-- <= 0) {
+			quirks.rateLimit = null
+			limitedUntil = Date.now() + limit.seconds * 1000
+			limitedKind = limit.kind
+			limitedStatus = limit.status ?? 403
+		}
+		if (Date.now() >= limitedUntil) return null
+		const seconds = Math.ceil((limitedUntil - Date.now()) / 1000)
+		if (limitedKind === 'primary') {
+			return json(
+				{
+					message: 'API rate limit exceeded for user ID 1.',
+					documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+				},
+				limitedStatus,
+				{ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.ceil(limitedUntil / 1000)) },
+			)
+		}
+		return json(
+			{
+				message:
+					'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000.',
+				documentation_url:
+					'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+			},
+			limitedStatus,
+			{ 'retry-after': String(seconds) },
+		)
+	}
+
+	function injected(path: string): Response | null {
+		const fault = quirks.failNext.find((entry) => entry.times > 0 && entry.path.test(path))
+		if (!fault) return null
+		fault.times--
+		return json({ message: fault.message }, fault.status)
+	}
 	const notFound = () => json({ message: 'Not Found' }, 404)
 
 	function grantOf(request: Request): Grant | null {
@@ -156,6 +259,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			return json({ message: 'Bad credentials' }, 401)
 		}
 		log.push(`${method} /${parts.join('/')}${url.search}`)
+		const limited = rateLimited() ?? injected(url.pathname)
+		if (limited) return limited
 		if (parts[0] === 'user' && parts.length === 1) {
 			return json({ login: grant.login, id: 1, email: `${grant.login}@example.com` })
 		}
@@ -173,10 +278,15 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			}))
 			return json(all.slice((page - 1) * perPage, page * perPage))
 		}
-		if (parts[0] !== 'repos' || parts.length < 4) return notFound()
+		if (parts[0] !== 'repos' || parts.length < 3) return notFound()
 		const repo = repos.get(`${parts[1]}/${parts[2]}`)
 		if (!repo) return notFound()
+		const refusal = quirks.refused.get(repo.fullName)
+		if (refusal) return json({ message: refusal.message }, refusal.status)
 		const rest = parts.slice(3)
+		if (rest.length === 0 && method === 'GET') {
+			return json({ id: repo.id, full_name: repo.fullName, default_branch: repo.defaultBranch, private: false })
+		}
 		const issueAnswer = issues.route(repo.fullName, method, rest, url)
 		if (issueAnswer) return issueAnswer
 		if (rest[0] === 'branches' && method === 'GET') {
@@ -184,19 +294,13 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			return json({ name: repo.defaultBranch, commit: { sha: repo.head } })
 		}
 		if (rest[0] === 'git' && rest[1] === 'trees') {
-			const tree = treeOf(repo, rest[2] ?? '')
-			if (!tree) return notFound()
-			return json({
-				sha: rest[2],
-				truncated: false,
-				tree: [...tree].map(([path, sha]) => ({
-					path,
-					mode: '100644',
-					type: 'blob',
-					sha,
-					size: Buffer.byteLength(blobs.get(sha) ?? ''),
-				})),
-			})
+			const sha = rest[2] ?? ''
+			const commit = treeOf(repo, sha) ? { commit: sha, dir: '' } : subtrees.get(sha)
+			if (!commit) return notFound()
+			const entries = treeEntries(repo, commit.commit, commit.dir, url.searchParams.has('recursive'))
+			const limit = quirks.treeLimit
+			const truncated = limit !== null && entries.length > limit
+			return json({ sha, truncated, tree: truncated ? entries.slice(0, limit) : entries })
 		}
 		if (rest[0] === 'git' && rest[1] === 'blobs') {
 			const content = blobs.get(rest[2] ?? '')
@@ -217,23 +321,48 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			})
 		}
 		if (rest[0] === 'compare') {
-			const [base, head] = (rest[1] ?? '').split('...')
-			const before = treeOf(repo, base ?? '')
-			const after = treeOf(repo, head ?? '')
-			if (!before || !after) return notFound()
-			const files = []
-			for (const [path, sha] of after) {
-				if (!before.has(path)) files.push({ filename: path, status: 'added', sha })
-				else if (before.get(path) !== sha) files.push({ filename: path, status: 'modified', sha })
+			const [base = '', head = ''] = (rest[1] ?? '').split('...')
+			if (!treeOf(repo, base) || !treeOf(repo, head)) return notFound()
+			const refused = quirks.compareError.get(repo.fullName)
+			if (refused === 500)
+				return json({ message: 'Server Error: Sorry, this diff is taking too long to generate.' }, 500)
+			if (refused === 406) {
+				return json({ message: 'Sorry, this diff is too large. The diff exceeded the maximum number of files.' }, 406)
 			}
-			for (const [path, sha] of before) if (!after.has(path)) files.push({ filename: path, status: 'removed', sha })
-			return json({ status: 'ahead', files, commits: [] })
+			return json(compare(repo, base, head))
 		}
 		if (rest[0] === 'hooks' && method === 'POST') {
+			// Creating a hook needs admin rights; GitHub hides the repository's hooks from others with a 404.
+			if (!repo.admin) return notFound()
 			const body = (await request.json()) as { events?: string[]; config: { url: string; secret: string } }
+			if (repo.hooks.some((hook) => hook.url === body.config.url)) {
+				return json(
+					{
+						message: 'Validation Failed',
+						errors: [{ resource: 'Hook', code: 'custom', message: 'Hook already exists on this repository' }],
+						documentation_url: 'https://docs.github.com/rest/repos/webhooks#create-a-repository-webhook',
+					},
+					422,
+				)
+			}
 			const hook = { id: nextId++, url: body.config.url, secret: body.config.secret, events: body.events ?? ['push'] }
 			repo.hooks.push(hook)
 			return json({ id: hook.id, active: true, config: { url: hook.url } }, 201)
+		}
+		if (rest[0] === 'hooks' && rest.length === 1 && method === 'GET') {
+			if (!repo.admin) return notFound()
+			return json(
+				repo.hooks.map((hook) => ({ id: hook.id, active: true, events: hook.events, config: { url: hook.url } })),
+			)
+		}
+		if (rest[0] === 'hooks' && rest.length === 2 && method === 'PATCH') {
+			const hook = repo.hooks.find((entry) => entry.id === Number(rest[1]))
+			if (!hook || !repo.admin) return notFound()
+			const body = (await request.json()) as { events?: string[]; config?: { url?: string; secret?: string } }
+			if (body.events) hook.events = body.events
+			if (body.config?.url) hook.url = body.config.url
+			if (body.config?.secret) hook.secret = body.config.secret
+			return json({ id: hook.id, active: true, events: hook.events, config: { url: hook.url } })
 		}
 		if (rest[0] === 'hooks' && method === 'DELETE') {
 			const before = repo.hooks.length
@@ -241,6 +370,74 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			return repo.hooks.length < before ? new Response(null, { status: 204 }) : notFound()
 		}
 		return notFound()
+	}
+
+	/** Entries of a commit's tree under `dir`: all of them, or (non-recursive) its files and direct subdirectories. */
+	function treeEntries(repo: Repo, commit: string, dir: string, recursive: boolean) {
+		const tree = repo.commits.get(commit)!
+		const prefix = dir ? `${dir}/` : ''
+		const entries: { path: string; mode: string; type: string; sha: string; size?: number }[] = []
+		const directories = new Set<string>()
+		for (const [path, sha] of tree) {
+			if (!path.startsWith(prefix)) continue
+			const relative = path.slice(prefix.length)
+			const parts = relative.split('/')
+			for (let depth = 1; depth < parts.length; depth++) {
+				if (!recursive && depth > 1) break
+				directories.add(parts.slice(0, depth).join('/'))
+			}
+			if (!recursive && parts.length > 1) continue
+			entries.push({
+				path: relative,
+				mode: modes.get(sha) ?? '100644',
+				type: 'blob',
+				sha,
+				size: Buffer.byteLength(blobs.get(sha) ?? ''),
+			})
+		}
+		for (const directory of directories) {
+			const sha = sha1(`tree:${commit}:${prefix}${directory}`)
+			subtrees.set(sha, { repo, commit, dir: `${prefix}${directory}` })
+			entries.push({ path: directory, mode: '040000', type: 'tree', sha })
+		}
+		return entries.sort((a, b) => a.path.localeCompare(b.path))
+	}
+
+	/**
+	 * A three-dot comparison as GitHub makes it: the files changed between the merge base and the head, with `status`
+	 * ahead, behind, diverged or identical ("About comparing branches in pull requests").
+	 */
+	function compare(repo: Repo, base: string, head: string) {
+		const ancestors = (sha: string) => {
+			const chain: string[] = []
+			for (let at: string | null | undefined = sha; at; at = repo.parents.get(at)) chain.push(at)
+			return chain
+		}
+		const baseChain = ancestors(base)
+		const headChain = ancestors(head)
+		const mergeBase = headChain.find((sha) => baseChain.includes(sha)) ?? null
+		const aheadBy = mergeBase ? headChain.indexOf(mergeBase) : headChain.length
+		const behindBy = mergeBase ? baseChain.indexOf(mergeBase) : baseChain.length
+		const status =
+			aheadBy === 0 && behindBy === 0 ? 'identical' : behindBy === 0 ? 'ahead' : aheadBy === 0 ? 'behind' : 'diverged'
+		const before = mergeBase ? repo.commits.get(mergeBase)! : new Map<string, string>()
+		const after = repo.commits.get(head)!
+		const files = []
+		for (const [path, sha] of after) {
+			if (!before.has(path)) files.push({ filename: path, status: 'added', sha })
+			else if (before.get(path) !== sha) files.push({ filename: path, status: 'modified', sha })
+		}
+		for (const [path, sha] of before) if (!after.has(path)) files.push({ filename: path, status: 'removed', sha })
+		return {
+			status,
+			ahead_by: aheadBy,
+			behind_by: behindBy,
+			total_commits: aheadBy,
+			base_commit: { sha: base },
+			merge_base_commit: { sha: mergeBase },
+			commits: headChain.slice(0, aheadBy).map((sha) => ({ sha })),
+			files,
+		}
 	}
 
 	const faults = faultLayer('github')
@@ -303,7 +500,16 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		log,
 		/** Creates a repository with a first commit of `files` (path -> content). */
 		createRepo(fullName: string, files: Record<string, string>, defaultBranch = 'main') {
-			const repo: Repo = { id: nextId++, fullName, defaultBranch, commits: new Map(), head: '', hooks: [] }
+			const repo: Repo = {
+				id: nextId++,
+				fullName,
+				defaultBranch,
+				commits: new Map(),
+				parents: new Map(),
+				head: '',
+				hooks: [],
+				admin: true,
+			}
 			repos.set(fullName, repo)
 			return this.commit(fullName, files)
 		},
@@ -321,9 +527,36 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			}
 			const sha = sha1(`${repo.head}:${JSON.stringify([...tree])}:${Math.random()}`)
 			repo.commits.set(sha, tree)
+			repo.parents.set(sha, repo.head || null)
 			repo.head = sha
 			return sha
 		},
+		/** A symbolic link (mode 120000) at `path`, its blob the target path, committed on the default branch. */
+		symlink(fullName: string, path: string, target: string): string {
+			modes.set(blobSha(target), '120000')
+			return this.commit(fullName, { [path]: target })
+		},
+		/** `git push --force` / `git reset --hard`: the branch points at `sha`, an earlier commit; later ones are dropped. */
+		forcePush(fullName: string, sha: string) {
+			const repo = repos.get(fullName)!
+			if (!repo.commits.has(sha)) throw new Error(`${sha} is not a commit of ${fullName}`)
+			repo.head = sha
+		},
+		head: (fullName: string) => repos.get(fullName)!.head,
+		/** The default branch is renamed (or another one chosen), pointing at the same commit. */
+		setDefaultBranch(fullName: string, branch: string) {
+			repos.get(fullName)!.defaultBranch = branch
+		},
+		/** The token's user loses admin rights on the repository (hooks answer 404). */
+		setAdmin(fullName: string, admin: boolean) {
+			repos.get(fullName)!.admin = admin
+		},
+		/** The repository is deleted (every call answers 404). */
+		deleteRepo(fullName: string) {
+			repos.delete(fullName)
+		},
+		/** GitHub's own failure modes, as it answers them (beside the shared fault layer, `faults`). */
+		quirks,
 		hooks: (fullName: string) => repos.get(fullName)?.hooks ?? [],
 		/** A push delivery for the repository's newest hook, as GitHub sends it; `secret` overrides the signing key. */
 		pushDelivery(fullName: string, options: { secret?: string; ref?: string; deliveryId?: string } = {}) {

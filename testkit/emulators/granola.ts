@@ -20,8 +20,9 @@ export interface EmulatedNote {
 	transcript: {
 		speaker: { source: 'microphone' | 'speaker'; diarization_label?: string }
 		text: string
-		start: string
-		end: string
+		/** get-note's example names them `start_time` and `end_time`. */
+		start_time: string
+		end_time: string
 	}[]
 }
 
@@ -45,6 +46,10 @@ export interface GranolaEmulator {
 	remove(id: string): void
 	/** The note's detail answers 500 from now on. */
 	breakNote(id: string): void
+	/** The note's detail answers again. */
+	mendNote(id: string): void
+	/** Called once each request is answered, with its path: to change notes in the middle of a sync. */
+	afterRequest: ((path: string) => void) | null
 	/** The next `count` requests answer 429 with `Retry-After: seconds`. */
 	rateLimitNext(count: number, retryAfterSeconds: number): void
 	stop(): void
@@ -56,7 +61,8 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 	const apiKey = options.apiKey ?? 'grn_emulator_key'
 	const notes = new Map<string, EmulatedNote>()
 	const requests: GranolaRequest[] = []
-	let clock = Date.parse('2026-11-01T09:00:00.000Z')
+	// Granola's clock: now, moving on at least a second at each change.
+	let clock = Date.now() - 3_600_000
 	let limited = { count: 0, retryAfter: 0 }
 	const broken = new Set<string>()
 
@@ -72,35 +78,43 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		fetch(raw) {
 			const fault = faults.before(raw)
 			if (fault) return fault
-			const url = new URL(raw.url)
-			const request: GranolaRequest = {
-				path: url.pathname,
-				query: url.searchParams,
-				authorization: raw.headers.get('authorization'),
-				at: Date.now(),
-				status: 0,
+			try {
+				return route(raw)
+			} finally {
+				emulator.afterRequest?.(new URL(raw.url).pathname)
 			}
-			requests.push(request)
-			if (request.authorization !== `Bearer ${apiKey}`) {
-				return answer(request, 401, { error: 'Unauthorized', message: 'Invalid API key' })
-			}
-			if (limited.count > 0) {
-				limited.count--
-				return answer(request, 429, { error: 'Too Many Requests' }, { 'retry-after': String(limited.retryAfter) })
-			}
-			if (url.pathname === '/v1/notes') return answer(request, 200, list(url.searchParams))
-			const detail = /^\/v1\/notes\/([^/]+)$/.exec(url.pathname)
-			if (detail) {
-				const id = decodeURIComponent(detail[1]!)
-				if (broken.has(id)) return answer(request, 500, { error: 'Internal Server Error' })
-				const note = notes.get(id)
-				if (!note) return answer(request, 404, { error: 'Not Found' })
-				const withTranscript = url.searchParams.get('include') === 'transcript'
-				return answer(request, 200, withTranscript ? note : { ...note, transcript: null })
-			}
-			return answer(request, 404, { error: 'Not Found' })
 		},
 	})
+
+	function route(raw: Request): Response {
+		const url = new URL(raw.url)
+		const request: GranolaRequest = {
+			path: url.pathname,
+			query: url.searchParams,
+			authorization: raw.headers.get('authorization'),
+			at: Date.now(),
+			status: 0,
+		}
+		requests.push(request)
+		if (request.authorization !== `Bearer ${apiKey}`) {
+			return answer(request, 401, { error: 'Unauthorized', message: 'Invalid API key' })
+		}
+		if (limited.count > 0) {
+			limited.count--
+			return answer(request, 429, { error: 'Too Many Requests' }, { 'retry-after': String(limited.retryAfter) })
+		}
+		if (url.pathname === '/v1/notes') return answer(request, 200, list(url.searchParams))
+		const detail = /^\/v1\/notes\/([^/]+)$/.exec(url.pathname)
+		if (detail) {
+			const id = decodeURIComponent(detail[1]!)
+			if (broken.has(id)) return answer(request, 500, { error: 'Internal Server Error' })
+			const note = notes.get(id)
+			if (!note) return answer(request, 404, { error: 'Not Found' })
+			const withTranscript = url.searchParams.get('include') === 'transcript'
+			return answer(request, 200, withTranscript ? note : { ...note, transcript: null })
+		}
+		return answer(request, 404, { error: 'Not Found' })
+	}
 
 	function list(query: URLSearchParams) {
 		const pageSize = Math.min(Number(query.get('page_size') ?? 10), PAGE_SIZE_MAX)
@@ -118,14 +132,15 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		}
 	}
 
-	return {
+	const emulator: GranolaEmulator = {
 		faults,
 		url: `http://127.0.0.1:${server.port}`,
 		apiKey,
 		notes,
 		requests,
+		afterRequest: null,
 		put(input) {
-			clock += 1000
+			clock = Math.max(clock + 1000, Date.now())
 			const now = new Date(clock).toISOString()
 			const note: EmulatedNote = {
 				owner: { name: 'Ann Lee', email: 'ann@example.com' },
@@ -148,6 +163,9 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		breakNote(id) {
 			broken.add(id)
 		},
+		mendNote(id) {
+			broken.delete(id)
+		},
 		rateLimitNext(count, retryAfterSeconds) {
 			limited = { count, retryAfter: retryAfterSeconds }
 		},
@@ -155,4 +173,5 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 			server.stop(true)
 		},
 	}
+	return emulator
 }

@@ -124,3 +124,14 @@ export const sitemapIndexXml = (urls: string[]) =>
 		.join('')}</sitemapindex>`
 
 export const gzipped = (text: string) => gzipSync(text)
+
+/**
+ * A `.xml.gz` of about `size` bytes that inflates about a thousand-fold: a sitemap's opening, then gzip members of
+ * 1 MiB of spaces each, concatenated (RFC 1952 §2.2: a gzip file is a series of members; gunzip inflates them all).
+ */
+export function gzipBomb(size: number): Uint8Array {
+	const member = gzipSync(Buffer.alloc(1024 * 1024, 0x20))
+	const parts = [gzipSync('<?xml version="1.0" encoding="UTF-8"?><urlset>')]
+	for (let total = parts[0]!.length; total < size; total += member.length) parts.push(member)
+	return Buffer.concat(parts)
+}

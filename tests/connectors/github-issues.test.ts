@@ -259,7 +259,7 @@ describeEachDriver('GitHub connector: issues through the service', (driver) => {
 		expect((await t.service.plugins.storage.connections.items(id)).map((item) => item.externalId)).toEqual([
 			`${REPO}:README.md`,
 		])
-		expect(emulator.hooks(REPO).at(-1)?.events).toEqual(['push'])
+		expect(emulator.hooks(REPO).at(-1)?.events).toEqual(['push', 'repository'])
 		const delivered = await post(emulator.delivery(REPO, 'issues', { action: 'opened' }))
 		expect(delivered.status).toBe(202)
 		expect(((await delivered.json()) as { accepted: number }).accepted).toBe(0)

@@ -96,7 +96,7 @@ describeEachDriver('GitHub connector', (driver) => {
 
 		const { configured, connection: synced } = await h.configure(id)
 		expect(configured).toMatchObject({ success: true, webhooksRegistered: 1 })
-		expect(emulator.hooks(REPO)[0]?.url).toBe('http://localhost/v3/connections/webhooks/github')
+		expect(emulator.hooks(REPO)[0]?.url).toBe(`http://localhost/v3/connections/webhooks/github?connection=${id}`)
 		expect(synced.lastSyncRun).toMatchObject({ status: 'completed', added: 3, failed: 0 })
 		expect((await h.items(id)).map((item) => item.externalId)).toEqual(DOC_FILES.map((f) => `${REPO}:${f}`).sort())
 
@@ -244,6 +244,19 @@ describeEachDriver('GitHub connector', (driver) => {
 				error: expect.stringContaining('GITHUB_FILE_TOO_LARGE'),
 			}),
 		])
+		// A file that can never be read casts no doubt on a listing: a reset still deletes what it discarded.
+		const first = emulator.head('octo/large')
+		emulator.commit('octo/large', { 'discarded.md': '# Discarded\n\nOnly in the commit reset away.' })
+		const pushed = new Date().toISOString()
+		await t.request('POST', '/v3/connections/github/import', { body: { containerTags: ['large'] } })
+		await h.settled(id, pushed)
+		expect((await h.items(id)).map((item) => item.externalId)).toContain('octo/large:discarded.md')
+		emulator.forcePush('octo/large', first)
+		const reset = new Date().toISOString()
+		await t.request('POST', '/v3/connections/github/import', { body: { containerTags: ['large'] } })
+		const after = await h.settled(id, reset)
+		expect(after.lastSyncRun).toMatchObject({ status: 'completed', deleted: 1 })
+		expect((await h.items(id)).map((item) => item.externalId)).toEqual(['octo/large:small.md'])
 	}, 60_000)
 
 	it('deletes a connection with its documents by default, or keeps them detached with deleteDocuments=false', async () => {

@@ -17,8 +17,8 @@ const transcript = [
 ].map((text, index) => ({
 	speaker: { source: index % 2 === 0 ? ('microphone' as const) : ('speaker' as const) },
 	text,
-	start: '',
-	end: '',
+	start_time: '',
+	end_time: '',
 }))
 
 /** Polls the connection until its last sync run has finished. */

@@ -26,7 +26,9 @@ describe('built-in granola and web-crawler connectors', () => {
 		expect(connectorsFromEnv({ MEMORY_CONNECTORS: 'web-crawler', WEB_CRAWLER_DELAY_MS: 'fast' })).rejects.toThrow(
 			'WEB_CRAWLER_DELAY_MS must be a number',
 		)
-		// 0 (like unset) leaves Granola on demand only; a typo stops the start instead of being ignored.
+		// Unset: every 4 hours; 0 leaves Granola on demand only; a typo stops the start instead of being ignored.
+		const [polled] = await connectorsFromEnv({ MEMORY_CONNECTORS: 'granola' })
+		expect(polled!.schedule).toEqual({ everyHours: 4 })
 		const [onDemand] = await connectorsFromEnv({ MEMORY_CONNECTORS: 'granola', GRANOLA_SYNC_EVERY_HOURS: '0' })
 		expect(onDemand!.schedule).toEqual({ everyHours: null })
 		await expect(

@@ -14,12 +14,27 @@ const meeting = (id: string, title: string) => ({
 	calendar_event: { scheduled_start_time: '2026-10-30T15:00:00.000Z' },
 	summary_markdown: `### ${title}\n\n- Budget approved for the pilot\n- Bob owns the rollout plan`,
 	transcript: <EmulatedNote['transcript']>[
-		{ speaker: { source: 'microphone' as const }, text: 'Shall we start with the budget?', start: '0', end: '1' },
-		{ speaker: { source: 'speaker' as const }, text: 'Yes, the pilot needs forty thousand.', start: '1', end: '2' },
-		{ speaker: { source: 'speaker' as const }, text: 'I can own the rollout plan.', start: '2', end: '3' },
-		{ speaker: { source: 'microphone' as const }, text: 'Great, approved then.', start: '3', end: '4' },
-		{ speaker: { source: 'speaker' as const }, text: 'I will share a draft on Friday.', start: '4', end: '5' },
-		{ speaker: { source: 'microphone' as const }, text: 'Thanks, talk next week.', start: '5', end: '6' },
+		{
+			speaker: { source: 'microphone' as const },
+			text: 'Shall we start with the budget?',
+			start_time: '0',
+			end_time: '1',
+		},
+		{
+			speaker: { source: 'speaker' as const },
+			text: 'Yes, the pilot needs forty thousand.',
+			start_time: '1',
+			end_time: '2',
+		},
+		{ speaker: { source: 'speaker' as const }, text: 'I can own the rollout plan.', start_time: '2', end_time: '3' },
+		{ speaker: { source: 'microphone' as const }, text: 'Great, approved then.', start_time: '3', end_time: '4' },
+		{
+			speaker: { source: 'speaker' as const },
+			text: 'I will share a draft on Friday.',
+			start_time: '4',
+			end_time: '5',
+		},
+		{ speaker: { source: 'microphone' as const }, text: 'Thanks, talk next week.', start_time: '5', end_time: '6' },
 	],
 })
 
@@ -67,8 +82,8 @@ describe('granola connector', () => {
 			long.transcript.push({
 				speaker: { source: index % 2 ? 'microphone' : 'speaker' },
 				text: `Point ${index}.`,
-				start: '',
-				end: '',
+				start_time: '',
+				end_time: '',
 			})
 		}
 		emulator.put(long)
@@ -102,13 +117,14 @@ describe('granola connector', () => {
 		expect(sync.documents.size).toBe(65)
 		const firstListing = emulator.requests.filter((request) => request.path === '/v1/notes')
 		expect(firstListing.map((request) => request.query.get('cursor'))).toEqual([null, '30', '60'])
-		expect(sync.cursor).toEqual({ updatedAfter: emulator.notes.get('not_064')!.updated_at })
+		const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+		expect(sync.cursor).toEqual({ updatedAfter: yesterday })
 
 		emulator.requests.length = 0
 		emulator.put({ ...meeting('not_010', 'Renamed meeting') })
 		const events = await sync.run(connector().sync)
 		const incremental = emulator.requests.find((request) => request.query.has('updated_after'))
-		expect(incremental?.query.get('updated_after')).toBe(emulator.notes.get('not_064')!.updated_at)
+		expect(incremental?.query.get('updated_after')).toBe(yesterday)
 		expect(eventsOf(events, 'upsert').map((event) => event.document.externalId)).toEqual(['not_010'])
 		// Only the changed note was read in full.
 		expect(emulator.requests.filter((request) => request.path.startsWith('/v1/notes/'))).toHaveLength(1)
@@ -182,9 +198,10 @@ describe('granola connector', () => {
 		expect(await auth.validate({ apiKey: emulator.apiKey })).toBeUndefined()
 	})
 
-	it('syncs on demand only unless a schedule is configured', () => {
-		expect(connector().schedule).toEqual({ everyHours: null })
+	it('syncs every 4 hours by default (Granola documents no webhooks), or as configured', () => {
+		expect(connector().schedule).toEqual({ everyHours: 4 })
 		expect(granola({ syncEveryHours: 24 }).schedule).toEqual({ everyHours: 24 })
+		expect(granola({ syncEveryHours: null }).schedule).toEqual({ everyHours: null })
 	})
 
 	it('records a note it cannot read as a failure and goes on', async () => {
@@ -195,5 +212,42 @@ describe('granola connector', () => {
 		const events = await sync.run(granola({ apiUrl: emulator.url, minRequestIntervalMs: 0, maxRetries: 1 }).sync)
 		expect(eventsOf(events, 'failure').map((event) => event.externalId)).toEqual(['not_2'])
 		expect(sync.documents.has('not_1')).toBe(true)
+	})
+
+	it('reads a note that failed on a later sync: the cursor never moves past it', async () => {
+		emulator.put(meeting('not_1', 'Fine'))
+		emulator.put(meeting('not_2', 'Broken for a while'))
+		emulator.put(meeting('not_3', 'Fine too'))
+		const sync = harness()
+		const flaky = granola({ apiUrl: emulator.url, minRequestIntervalMs: 0, maxRetries: 1 })
+		emulator.breakNote('not_2')
+		await sync.run(flaky.sync)
+		expect(sync.documents.has('not_2')).toBe(false)
+		emulator.mendNote('not_2')
+		await sync.run(flaky.sync)
+		expect(sync.documents.get('not_2')?.title).toBe('Broken for a while')
+		// And read alone, as core retries a failed item.
+		expect(await flaky.readItem!(sync.ctx, 'not_2')).toBe('unchanged')
+		emulator.put(meeting('not_2', 'Edited since'))
+		expect(await flaky.readItem!(sync.ctx, 'not_2')).toMatchObject({ externalId: 'not_2', title: 'Edited since' })
+		emulator.remove('not_2')
+		expect(await flaky.readItem!(sync.ctx, 'not_2')).toBe('gone')
+	})
+
+	it('misses no edit made while the listing paged on, whatever order the notes come in', async () => {
+		for (let index = 0; index < 40; index++)
+			emulator.put(meeting(`not_${String(index).padStart(3, '0')}`, `M ${index}`))
+		const sync = harness()
+		// Once a note of the first page is read, it is edited, then one of the second page, later.
+		emulator.afterRequest = (path) => {
+			if (path !== '/v1/notes/not_001') return
+			emulator.afterRequest = null
+			emulator.put(meeting('not_001', 'Edited mid-sync'))
+			emulator.put(meeting('not_035', 'Edited after it'))
+		}
+		await sync.run(connector().sync)
+		expect(sync.documents.get('not_001')?.title).toBe('M 1')
+		await sync.run(connector().sync)
+		expect(sync.documents.get('not_001')?.title).toBe('Edited mid-sync')
 	})
 })

@@ -131,11 +131,16 @@ describe('web-crawler connector', () => {
 		expect(sync.documents.get(`${site.origin}/docs/a.html`)!.title).toBe('Tomatoes')
 		// Pages go through the reader view: the navigation list is not part of the text.
 		expect(sync.documents.get(`${site.origin}/docs/a.html`)!.content).not.toContain('<')
-		// The linked PDF goes to file ingestion by its URL.
-		expect(sync.documents.get(`${site.origin}/docs/report.pdf`)!.content).toBe(`${site.origin}/docs/report.pdf`)
+		// The linked PDF goes to file ingestion with the bytes the crawler fetched (one request, its user agent).
+		const report = sync.documents.get(`${site.origin}/docs/report.pdf`)!
+		expect(report.content).toBeUndefined()
+		expect(report.file).toMatchObject({ name: 'report.pdf', mimeType: 'application/pdf' })
+		expect(Buffer.from(report.file!.bytes.subarray(0, 5)).toString()).toBe('%PDF-')
 		expect(site.requests.every((request) => request.userAgent?.startsWith('memory-service-crawler/'))).toBe(true)
+		// A redirect off the site is refused before it is followed.
 		const refused = eventsOf(events, 'failure').find((event) => event.externalId === `${site.origin}/docs/to-private`)
-		expect(refused?.error).toContain('127.0.0.2 is a loopback address')
+		expect(refused?.error).toContain(`redirects to http://127.0.0.2:${site.port}/docs/a.html, which is not followed`)
+		expect(requested()).toContain('/docs/moved')
 	})
 
 	it('recrawls with validators: unchanged pages cost a 304, a changed page is updated, a gone page deleted', async () => {

@@ -17,6 +17,8 @@ export interface FetchPolicy {
 	resolve?: Resolver
 	/** Request headers added to (or replacing) the defaults: a crawler's user agent, conditional request headers. */
 	headers?: Record<string, string>
+	/** Asked before a redirect is followed (a crawler's robots rules and scope); false refuses it unfetched. */
+	followRedirect?(to: URL): boolean
 }
 
 export interface Fetched {
@@ -38,6 +40,8 @@ export class FetchError extends StageError {
 		permanent: boolean,
 		/** The HTTP status that ended the fetch (304 for a conditional request's unchanged answer, 404, 410...). */
 		readonly status: number | null = null,
+		/** The answer's `Retry-After` (429, 503), as sent. */
+		readonly retryAfter: string | null = null,
 	) {
 		super(message, permanent)
 	}
@@ -61,12 +65,18 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 		const maxRedirects = policy.maxRedirects ?? DEFAULT_MAX_REDIRECTS
 		for (let hop = 0; ; hop++) {
 			const address = await checkedAddress(url, policy)
-			const response = await get(url, address, controller.signal, policy.headers)
+			// Validators belong to the URL asked for: not sent on to another host.
+			const headers = hop === 0 || url.host === new URL(input).host ? policy.headers : withoutValidators(policy.headers)
+			const response = await get(url, address, controller.signal, headers)
 			const status = response.statusCode ?? 0
 			if (REDIRECTS.has(status) && response.headers.location) {
 				response.resume()
 				if (hop >= maxRedirects) throw new FetchError(`more than ${maxRedirects} redirects`, true)
-				url = parseHttpUrl(new URL(response.headers.location, url).toString())
+				const next = parseHttpUrl(new URL(response.headers.location, url).toString())
+				if (policy.followRedirect && !policy.followRedirect(next)) {
+					throw new FetchError(`${url.origin} redirects to ${next}, which is not followed`, true, status)
+				}
+				url = next
 				continue
 			}
 			if (status < 200 || status >= 300) {
@@ -76,6 +86,7 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 					`${url.origin} answered HTTP ${status} ${response.statusMessage ?? ''}`.trim(),
 					permanent,
 					status,
+					headerOf(response, 'retry-after'),
 				)
 			}
 			const body = await readBody(response, policy.maxBytes)
@@ -95,6 +106,11 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 	} finally {
 		clearTimeout(timer)
 	}
+}
+
+function withoutValidators(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+	if (!headers) return headers
+	return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^if-(none-match|modified-since)$/i.test(name)))
 }
 
 function parseHttpUrl(text: string): URL {
