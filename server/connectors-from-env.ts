@@ -66,6 +66,7 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 			graphUrl: env.MICROSOFT_GRAPH_URL,
 			loginUrl: env.MICROSOFT_LOGIN_URL,
 			tenant: env.MICROSOFT_TENANT,
+			...(env.MICROSOFT_ONEDRIVE_NOTIFICATIONS === 'false' ? { changeNotifications: false } : {}),
 			maxFileBytes: numberFrom(env, 'MEMORY_MAX_UPLOAD_BYTES', { min: 1, whole: 'bytes' }),
 		})
 	},

@@ -41,6 +41,7 @@ export function syncHarness<Settings = Record<string, unknown>>(input: {
 			withToken: (call) => call(Object.values(input.credentials ?? {})[0] ?? ''),
 			metadata: input.metadata ?? {},
 			hasVersion: async (externalId, version) => documents.get(externalId)?.version === version,
+			importedIds: async () => [...documents.keys()],
 			logger: createLogger('error'),
 			signal: new AbortController().signal,
 		},

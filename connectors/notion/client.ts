@@ -1,5 +1,5 @@
 import type { Client } from '@notionhq/client'
-import { ConnectorAuthError, type SyncContext } from '../../core/index.ts'
+import { ConnectorAuthError, type ProviderPolicy, type SyncContext, withProviderRetry } from '../../core/index.ts'
 import { pacedFetch, pacerFor } from './pacing.ts'
 
 /** The Notion API version the connector reads (data sources, `in_trash`). */
@@ -13,14 +13,19 @@ export const isRefused = (error: unknown): boolean => {
 	return status === 400 || status === 403 || status === 404
 }
 
+/** The longest one request waits for Notion's Retry-After within a run (seconds). */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 600
+
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 /** The client library is loaded on first use, so a service that never syncs Notion never loads it. */
-export async function notionClient(apiUrl: string, fetchImpl?: typeof fetch): Promise<Client> {
+export async function notionClient(apiUrl: string, fetchImpl?: typeof fetch, ownRetries = true): Promise<Client> {
 	const { Client, LogLevel } = await import('@notionhq/client')
 	return new Client({
 		baseUrl: apiUrl,
 		notionVersion: NOTION_VERSION,
-		// 429 (and 5xx of reads) are retried by the library, waiting out Retry-After.
-		retry: { maxRetries: 5, initialRetryDelayMs: 1000, maxRetryDelayMs: 60_000 },
+		// Outside a sync, 429 (and 5xx of reads) are retried by the library, waiting out Retry-After (at most a minute).
+		retry: ownRetries ? { maxRetries: 5, initialRetryDelayMs: 1000, maxRetryDelayMs: 60_000 } : false,
 		timeoutMs: 30_000,
 		logLevel: LogLevel.ERROR,
 		logger: () => {},
@@ -37,16 +42,38 @@ export class NotionSession {
 		readonly client: Client,
 		private readonly ctx: SyncContext<unknown>,
 		private token: string,
+		private readonly policy: ProviderPolicy,
 	) {}
 
-	static async open(ctx: SyncContext<unknown>, apiUrl: string, requestsPerSecond: number): Promise<NotionSession> {
+	/**
+	 * `maxRateLimitWaitSeconds`: the longest a run waits for one request's `Retry-After` (Notion's per-workspace limit
+	 * asks for more than a minute); a longer one ends the run as rate limited, to resume at the time Notion named.
+	 */
+	static async open(
+		ctx: SyncContext<unknown>,
+		apiUrl: string,
+		requestsPerSecond: number,
+		maxRateLimitWaitSeconds = DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS,
+	): Promise<NotionSession> {
 		const pacer = pacerFor(ctx.connectionId, requestsPerSecond)
-		const client = await notionClient(apiUrl, pacedFetch(pacer, ctx.signal))
-		return new NotionSession(client, ctx, await ctx.accessToken())
+		const client = await notionClient(apiUrl, pacedFetch(pacer, ctx.signal), false)
+		return new NotionSession(client, ctx, await ctx.accessToken(), {
+			maxTries: 8,
+			maxWaitMs: maxRateLimitWaitSeconds * 1000,
+			baseDelayMs: 1000,
+			signal: ctx.signal,
+		})
 	}
 
-	/** Runs `call` with the token (`auth`), refreshing it once when Notion refuses it. */
+	/**
+	 * Runs `call` with the token (`auth`): a 429 (`rate_limited`, Retry-After in seconds) or 529/5xx is waited out and
+	 * retried, never before the time Notion asked for; a token Notion refuses is refreshed once.
+	 */
 	async call<T>(call: (client: Client, auth: string) => Promise<T>): Promise<T> {
+		return this.authorized((client, auth) => withProviderRetry(() => call(client, auth), this.policy))
+	}
+
+	private async authorized<T>(call: (client: Client, auth: string) => Promise<T>): Promise<T> {
 		try {
 			return await call(this.client, this.token)
 		} catch (error) {

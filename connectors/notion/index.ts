@@ -1,7 +1,7 @@
 import { createLogger, defineConnector, type Logger, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { notionClient } from './client.ts'
 import type { NotionCursor, NotionOptions } from './options.ts'
-import { syncNotion } from './sync.ts'
+import { readNotionPage, type SyncOptions, syncNotion } from './sync.ts'
 import { notionWebhook } from './webhook.ts'
 
 export type { NotionCursor, NotionOptions } from './options.ts'
@@ -16,6 +16,17 @@ export function notion(options: NotionOptions = {}) {
 	const apiUrl = trimSlash(options.apiUrl || 'https://api.notion.com')
 	const requestsPerSecond = options.requestsPerSecond ?? 3
 	let logger: Logger = createLogger()
+	const syncOptions: SyncOptions = {
+		apiUrl,
+		requestsPerSecond,
+		reconcileEveryHours: options.reconcileEveryHours ?? 24,
+		discoverEveryMinutes: options.discoverEveryMinutes ?? 60,
+		refreshEveryHours: options.refreshEveryHours ?? 168,
+		maxBlocksPerPage: options.maxBlocksPerPage ?? 10_000,
+		...(options.maxRateLimitWaitSeconds !== undefined
+			? { maxRateLimitWaitSeconds: options.maxRateLimitWaitSeconds }
+			: {}),
+	}
 	return defineConnector<NotionCursor, Record<string, never>>({
 		apiVersion: PLUGIN_API_VERSION,
 		kind: 'connector',
@@ -58,12 +69,7 @@ export function notion(options: NotionOptions = {}) {
 			verificationTokens: options.webhookVerificationTokens ?? [],
 			logger: () => logger,
 		}),
-		sync: (ctx, cursor) =>
-			syncNotion(ctx, cursor, {
-				apiUrl,
-				requestsPerSecond,
-				reconcileEveryHours: options.reconcileEveryHours ?? 24,
-				maxBlocksPerPage: options.maxBlocksPerPage ?? 10_000,
-			}),
+		sync: (ctx, cursor) => syncNotion(ctx, cursor, syncOptions),
+		readItem: (ctx, externalId) => readNotionPage(ctx, externalId, syncOptions),
 	})
 }

@@ -36,16 +36,41 @@ export const isTrashed = (page: NotionPage) => page.in_trash === true || page.ar
 
 export const isRow = (page: NotionPage) => page.parent?.type === 'data_source_id' || page.parent?.type === 'database_id'
 
-/** The version an unchanged page keeps: its edit stamp. */
-export const listedVersion = (page: NotionPage) => page.last_edited_time
+/**
+ * The versions under which a listed page counts as unchanged: its edit stamp; and, for a page showing what other
+ * objects hold (see `dependsOnOthers`), its stamp within the current refresh period.
+ */
+export const listedVersions = (page: NotionPage, refreshEpoch: string) => [
+	page.last_edited_time,
+	`${page.last_edited_time}~refresh@${refreshEpoch}`,
+]
 
 /**
  * The version stored with an import: the edit stamp once its minute has passed; before that a later edit in the same
- * minute would keep the stamp, so the version is marked open and the page is read again next time.
+ * minute would keep the stamp, so the version is marked open and the page is read again next time. A page that shows
+ * what other objects hold carries the refresh period too, so it is read again when the period turns.
  */
-export function importedVersion(page: NotionPage, now = Date.now()): string {
+export function importedVersion(page: NotionPage, now = Date.now(), refresh?: { epoch: string } | null): string {
 	const open = now - Date.parse(page.last_edited_time) < OPEN_MINUTE_MS
-	return open ? `${page.last_edited_time}~open` : page.last_edited_time
+	if (open) return `${page.last_edited_time}~open`
+	return refresh ? `${page.last_edited_time}~refresh@${refresh.epoch}` : page.last_edited_time
+}
+
+/** Block types whose text lives in another object: a synced copy, a child page's or database's title. */
+const BORROWED = new Set(['child_page', 'child_database', 'synced_block'])
+/** Property types computed from other pages. */
+const COMPUTED = new Set(['formula', 'rollup', 'relation'])
+
+/**
+ * Whether the page shows text that changes without a new stamp on the page itself (each object keeps its own
+ * `last_edited_time`): a synced copy, a child page's title, a computed property, a row's database title.
+ */
+export function dependsOnOthers(page: NotionPage, tree: BlockTree): boolean {
+	if (isRow(page)) return true
+	if (Object.values(page.properties ?? {}).some((property) => COMPUTED.has(String(property?.type)))) return true
+	const visit = (blocks: BlockTree['blocks']): boolean =>
+		blocks.some((block) => BORROWED.has(block.type) || (block.children ? visit(block.children) : false))
+	return visit(tree.blocks)
 }
 
 export function titleOf(page: NotionPage): string {
@@ -60,6 +85,7 @@ export function documentOf(
 	page: NotionPage,
 	tree: BlockTree,
 	database: { title: string | null } | null,
+	refreshEpoch: string | null = null,
 ): ExternalDocument {
 	const title = titleOf(page) || 'Untitled'
 	const row = isRow(page)
@@ -71,7 +97,11 @@ export function documentOf(
 	const content = [`# ${title}`, lines.join('\n'), body].filter((part) => part.trim() !== '').join('\n\n')
 	return {
 		externalId: page.id,
-		version: importedVersion(page),
+		version: importedVersion(
+			page,
+			Date.now(),
+			refreshEpoch && dependsOnOthers(page, tree) ? { epoch: refreshEpoch } : null,
+		),
 		title,
 		content,
 		url: typeof page.url === 'string' && page.url ? page.url : notionUrl(page.id),

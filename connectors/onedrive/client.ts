@@ -1,5 +1,5 @@
 import type { Client, Context, Middleware } from '@microsoft/microsoft-graph-client'
-import { ConnectorAuthError } from '../../core/index.ts'
+import { ConnectorAuthError, type SyncContext } from '../../core/index.ts'
 import type { Endpoints } from './options.ts'
 
 /**
@@ -42,6 +42,25 @@ export async function graphClient(endpoints: Endpoints, token: () => Promise<str
 			new graph.HTTPMessageHandler(),
 		],
 	})
+}
+
+/** Graph for one connection's sync: each call runs with the current token, refreshed once when Graph refuses it. */
+export interface GraphSession {
+	client: Client
+	call<T>(request: (client: Client) => Promise<T>): Promise<T>
+}
+
+export async function graphSession(endpoints: Endpoints, ctx: SyncContext<unknown>): Promise<GraphSession> {
+	let current: string | null = null
+	const client = await graphClient(endpoints, async () => current ?? ctx.accessToken())
+	return {
+		client,
+		call: (request) =>
+			ctx.withToken(async (token) => {
+				current = token
+				return request(client)
+			}),
+	}
 }
 
 /**

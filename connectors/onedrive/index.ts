@@ -4,12 +4,13 @@ import {
 	DEFAULT_SETTINGS,
 	DEFAULT_SUBSCRIPTION_MINUTES,
 	type Endpoints,
+	filesScope,
 	type OnedriveCursor,
 	type OnedriveOptions,
 	type OnedriveSettings,
 } from './options.ts'
 import { configureFolders, listFolders } from './resources.ts'
-import { syncOnedrive } from './sync.ts'
+import { readOnedriveItem, syncOnedrive } from './sync.ts'
 import { onedriveWebhook } from './webhook.ts'
 
 export type { OnedriveCursor, OnedriveOptions, OnedriveSettings } from './options.ts'
@@ -20,6 +21,7 @@ const trimSlash = (url: string) => url.replace(/\/+$/, '')
 export function onedrive(options: OnedriveOptions = {}) {
 	const loginUrl = trimSlash(options.loginUrl || 'https://login.microsoftonline.com')
 	const tenant = options.tenant || 'common'
+	const changeNotifications = options.changeNotifications ?? true
 	const endpoints: Endpoints = {
 		graphUrl: trimSlash(options.graphUrl || 'https://graph.microsoft.com'),
 		maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
@@ -36,8 +38,9 @@ export function onedrive(options: OnedriveOptions = {}) {
 			type: 'oauth2',
 			authorizeUrl: `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/authorize`,
 			tokenUrl: `${loginUrl}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
-			// offline_access: a refresh token; Files.Read.All: the user's drive and what is shared with them.
-			scopes: ['offline_access', 'User.Read', 'Files.Read.All'],
+			// offline_access: a refresh token; the files scope: the user's drive (read-write only because Graph refuses a
+			// drive subscription without it).
+			scopes: ['offline_access', 'User.Read', filesScope(changeNotifications)],
 			pkce: true,
 			refreshWithScopes: true,
 			env: { clientId: 'MICROSOFT_CLIENT_ID', clientSecret: 'MICROSOFT_CLIENT_SECRET' },
@@ -58,7 +61,8 @@ export function onedrive(options: OnedriveOptions = {}) {
 			list: (ctx, query) => listFolders(endpoints, ctx, query),
 			configure: (ctx, resources) => configureFolders(endpoints, ctx, resources),
 		},
-		webhook: onedriveWebhook(endpoints),
+		...(changeNotifications ? { webhook: onedriveWebhook(endpoints) } : {}),
 		sync: (ctx, cursor) => syncOnedrive(ctx, cursor, endpoints),
+		readItem: (ctx, externalId) => readOnedriveItem(ctx, externalId, endpoints),
 	})
 }

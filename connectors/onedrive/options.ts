@@ -12,6 +12,11 @@ export interface OnedriveOptions {
 	subscriptionMinutes?: number
 	/** How the client waits out throttling (429, 503, 504 honour `Retry-After`): first delay and retries. */
 	retry?: { delaySeconds: number; maxRetries: number }
+	/**
+	 * Graph change notifications (default true). A drive subscription needs a read-write scope, so this asks for
+	 * `Files.ReadWrite.All`; false asks only for `Files.Read.All` and syncs on the schedule and on demand.
+	 */
+	changeNotifications?: boolean
 }
 
 export interface Endpoints {
@@ -20,6 +25,10 @@ export interface Endpoints {
 	subscriptionMinutes: number
 	retry: { delaySeconds: number; maxRetries: number }
 }
+
+/** The files scope: Graph refuses a drive subscription without a read-write one (personal: Files.ReadWrite). */
+export const filesScope = (changeNotifications: boolean) =>
+	changeNotifications ? 'Files.ReadWrite.All' : 'Files.Read.All'
 
 export interface OnedriveSettings {
 	/** Folders to sync with everything under them, chosen through resources and configure; none: the whole drive. */
@@ -35,6 +44,11 @@ export interface OnedriveCursor extends Record<string, string | number | boolean
 	folders: string
 	/** True between the pages of a connection's first listing (a crash resumes at the link). */
 	initial: boolean
+	/**
+	 * True from the moment a folder was seen deleted or moved until the listing of the whole drive it calls for has
+	 * been applied: a run that fails in between lists the drive again next time.
+	 */
+	relist: boolean
 }
 
 export const DEFAULT_SETTINGS: OnedriveSettings = { folders: [] }

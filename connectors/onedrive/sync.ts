@@ -1,6 +1,12 @@
-import type { Client } from '@microsoft/microsoft-graph-client'
-import { ConnectorAuthError, type ExternalDocument, type SyncContext, type SyncEvent } from '../../core/index.ts'
-import { codeOf, graphClient, guarded, relativeLink, statusOf } from './client.ts'
+import {
+	type ExternalDocument,
+	ItemError,
+	ProviderHttpError,
+	providerFetch,
+	type SyncContext,
+	type SyncEvent,
+} from '../../core/index.ts'
+import { codeOf, type GraphSession, graphSession, relativeLink, statusOf } from './client.ts'
 import { FolderTree } from './folders.ts'
 import { type Endpoints, type OnedriveCursor, type OnedriveSettings, scopeOf } from './options.ts'
 import type { DriveItem, DrivePage } from './types.ts'
@@ -12,7 +18,7 @@ const SELECT = 'id,name,size,eTag,cTag,webUrl,lastModifiedDateTime,file,folder,p
 const FULL_LISTING = `/me/drive/root/delta?$select=${SELECT}`
 
 interface Run {
-	client: Client
+	graph: GraphSession
 	ctx: SyncContext<OnedriveSettings>
 	endpoints: Endpoints
 	scope: string
@@ -40,27 +46,30 @@ export async function* syncOnedrive(
 	endpoints: Endpoints,
 ): AsyncGenerator<Event> {
 	const run: Run = {
-		client: await graphClient(endpoints, () => ctx.accessToken()),
+		graph: await graphSession(endpoints, ctx),
 		ctx,
 		endpoints,
 		scope: scopeOf(ctx.settings),
 		chosen: new Set(ctx.settings.folders.map((folder) => folder.id)),
 	}
-	if (cursor && cursor.scope === run.scope) {
+	// A relisting called for by a deleted or moved folder that has not been applied yet comes first.
+	if (cursor && cursor.scope === run.scope && cursor.relist !== true) {
 		const initial = cursor.initial === true
 		const end = yield* pass(run, cursor.link, treeOf(run, cursor.folders), { initial, reconcile: false })
 		if (end === 'done') return
 		ctx.logger.info('listing the OneDrive again', { connectionId: ctx.connectionId, reason: end })
 	}
-	// Never synced: a first listing. Synced for another selection, or reset: a listing that reconciles.
-	yield* pass(run, FULL_LISTING, treeOf(run, null), { initial: cursor === null, reconcile: cursor !== null })
+	// Every listing of the whole drive started in this run reconciles at its end (a first one holds nothing to delete;
+	// a cursor the runtime dropped does); a first one also checkpoints each page, and one resumed after a crash
+	// (above, from its link) sees only part of the drive, so it does not reconcile.
+	yield* pass(run, FULL_LISTING, treeOf(run, null), { initial: cursor === null, reconcile: true })
 }
 
 function treeOf(run: Run, json: string | null): FolderTree {
 	return new FolderTree(run.chosen, json, async (folderId) => {
 		try {
-			const item = (await guarded(() =>
-				run.client
+			const item = (await run.graph.call((client) =>
+				client
 					.api(`/me/drive/items/${encodeURIComponent(folderId)}`)
 					.select('id,parentReference,root')
 					.get(),
@@ -82,7 +91,7 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 	for (;;) {
 		let page: DrivePage
 		try {
-			page = await guarded(() => run.client.api(relativeLink(link, run.endpoints.graphUrl)).get())
+			page = await run.graph.call((client) => client.api(relativeLink(link, run.endpoints.graphUrl)).get())
 		} catch (error) {
 			if (isReset(error) && !mode.reconcile) return 'gone'
 			throw error
@@ -121,56 +130,140 @@ async function* pass(run: Run, start: string, tree: FolderTree, mode: PassMode):
 			continue
 		}
 		if (mode.reconcile) yield { type: 'present', externalIds: present, complete: true }
-		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false)
-		return structureChanged && !mode.reconcile ? 'structure-changed' : 'done'
+		const relist = structureChanged && !mode.reconcile
+		yield checkpoint(run, page['@odata.deltaLink'] ?? FULL_LISTING, tree, false, relist)
+		return relist ? 'structure-changed' : 'done'
 	}
 }
 
-const checkpoint = (run: Run, link: string, tree: FolderTree, initial: boolean): Event => ({
+const checkpoint = (run: Run, link: string, tree: FolderTree, initial: boolean, relist = false): Event => ({
 	type: 'checkpoint',
-	cursor: { link, scope: run.scope, folders: tree.json(), initial },
+	cursor: { link, scope: run.scope, folders: tree.json(), initial, relist },
 })
 
-async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
-	const { ctx, endpoints } = run
-	const name = item.name ?? item.id
-	// cTag changes with the content only; the name is the document's title.
-	const version = `${item.cTag ?? item.eTag ?? item.lastModifiedDateTime ?? ''}|${name}`
-	if (await ctx.hasVersion(item.id, version)) {
-		yield { type: 'unchanged', externalId: item.id }
-		return
-	}
-	if ((item.size ?? 0) > endpoints.maxFileBytes) {
-		// Over the service's upload cap: not downloaded, counted as skipped.
-		ctx.logger.info('skipped a OneDrive file over the upload cap', { externalId: item.id, size: item.size })
-		yield { type: 'unchanged', externalId: item.id }
-		return
-	}
-	let bytes: Uint8Array
-	try {
-		bytes = await download(run.client, item.id)
-	} catch (error) {
-		if (error instanceof ConnectorAuthError) throw error
-		yield { type: 'failure', externalId: item.id, error: `could not download ${name}: ${(error as Error).message}` }
-		return
-	}
-	if (bytes.byteLength > endpoints.maxFileBytes) {
-		yield { type: 'unchanged', externalId: item.id }
-		return
-	}
-	yield { type: 'upsert', document: documentOf(item, name, version, bytes) }
+/**
+ * What changes with the content only: the content hash (quickXorHash is the one both account kinds carry), else
+ * cTag (which OneDrive for Business delta leaves out), else eTag (which also moves with metadata).
+ */
+export function contentVersion(item: DriveItem): string {
+	const hashes = item.file?.hashes
+	return (
+		hashes?.quickXorHash ??
+		hashes?.sha256Hash ??
+		hashes?.sha1Hash ??
+		item.cTag ??
+		item.eTag ??
+		item.lastModifiedDateTime ??
+		''
+	)
 }
 
-/** `/content` answers 302 to a short-lived, pre-authenticated URL; the redirect handler follows it without the token. */
-async function download(client: Client, itemId: string): Promise<Uint8Array> {
-	const { ResponseType } = await import('@microsoft/microsoft-graph-client')
-	const body = (await guarded(() =>
-		client
+async function* importFile(run: Run, item: DriveItem): AsyncGenerator<Event> {
+	const name = item.name ?? item.id
+	try {
+		const read = await readFile(run, item)
+		if (read === 'unchanged') yield { type: 'unchanged', externalId: item.id }
+		else yield { type: 'upsert', document: read }
+	} catch (error) {
+		if (!(error instanceof ItemError)) throw error
+		yield {
+			type: 'failure',
+			externalId: item.id,
+			error: `could not download ${name}: ${error.message}`,
+			retry: error.retry,
+		}
+	}
+}
+
+/** The file as a document, or `unchanged` (same content and name, or over the upload cap: counted as skipped). */
+async function readFile(run: Run, item: DriveItem): Promise<ExternalDocument | 'unchanged'> {
+	const { ctx, endpoints } = run
+	const name = item.name ?? item.id
+	// The name is the document's title.
+	const version = `${contentVersion(item)}|${name}`
+	if (await ctx.hasVersion(item.id, version)) return 'unchanged'
+	if ((item.size ?? 0) > endpoints.maxFileBytes) {
+		ctx.logger.info('skipped a OneDrive file over the upload cap', { externalId: item.id, size: item.size })
+		return 'unchanged'
+	}
+	const bytes = await download(run, item.id)
+	if (bytes.byteLength > endpoints.maxFileBytes) return 'unchanged'
+	return documentOf(item, name, version, bytes)
+}
+
+/** One failed item read again (the runtime's retry): `gone` when Graph no longer has it as a file. */
+export async function readOnedriveItem(
+	ctx: SyncContext<OnedriveSettings>,
+	externalId: string,
+	endpoints: Endpoints,
+): Promise<ExternalDocument | 'gone' | 'unchanged'> {
+	const run: Run = {
+		graph: await graphSession(endpoints, ctx),
+		ctx,
+		endpoints,
+		scope: scopeOf(ctx.settings),
+		chosen: new Set(ctx.settings.folders.map((folder) => folder.id)),
+	}
+	let item: DriveItem
+	try {
+		item = (await run.graph.call((client) =>
+			client
+				.api(`/me/drive/items/${encodeURIComponent(externalId)}`)
+				.select(SELECT)
+				.get(),
+		)) as DriveItem
+	} catch (error) {
+		if (statusOf(error) === 404) return 'gone'
+		throw error
+	}
+	if (item.deleted || !item.file) return 'gone'
+	return readFile(run, item)
+}
+
+/**
+ * `/content` answers 302 to a pre-authenticated URL valid "a few minutes"; it is fetched without the token. The
+ * download host refusing it (401, 403: the URL lapsed, or a policy) is not Graph refusing the grant: a fresh URL is
+ * asked for once, then the item fails on its own (and is tried again on a later run).
+ */
+async function download(run: Run, itemId: string): Promise<Uint8Array> {
+	for (let attempt = 0; ; attempt++) {
+		const location = await downloadUrl(run, itemId)
+		let response: Response
+		try {
+			// Throttling and outages at the download host (429, 503 with Retry-After) are waited out here.
+			response = await providerFetch(location, { policy: { signal: run.ctx.signal, limitKey: run.ctx.connectionId } })
+		} catch (error) {
+			if (!(error instanceof ProviderHttpError)) throw error
+			response = new Response(null, { status: error.status })
+		}
+		if (response.ok) return new Uint8Array(await response.arrayBuffer())
+		await response.body?.cancel()
+		if ((response.status === 401 || response.status === 403) && attempt === 0) continue
+		throw new ItemError(`the download host answered ${response.status}`, {
+			retry: response.status === 404 ? 'permanent' : 'transient',
+		})
+	}
+}
+
+/** The Graph hop alone: the redirect is not followed, so a 401 here is Graph's (the token), never the host's. */
+async function downloadUrl(run: Run, itemId: string): Promise<string> {
+	const { RedirectHandlerOptions, ResponseType } = await import('@microsoft/microsoft-graph-client')
+	return run.graph.call(async (client) => {
+		const response = (await client
 			.api(`/me/drive/items/${encodeURIComponent(itemId)}/content`)
-			.responseType(ResponseType.ARRAYBUFFER)
-			.get(),
-	)) as ArrayBuffer
-	return new Uint8Array(body)
+			.middlewareOptions([new RedirectHandlerOptions(5, () => false)])
+			.responseType(ResponseType.RAW)
+			.get()) as Response
+		const location = response.headers.get('location')
+		await response.body?.cancel()
+		if (response.status === 401) {
+			throw Object.assign(new Error('Microsoft Graph refused the token'), { status: 401 })
+		}
+		if (response.status >= 300 && response.status < 400 && location) return location
+		throw new ItemError(`Microsoft Graph answered ${response.status} for the content of ${itemId}`, {
+			retry: response.status === 404 ? 'permanent' : 'transient',
+		})
+	})
 }
 
 function documentOf(item: DriveItem, name: string, version: string, bytes: Uint8Array): ExternalDocument {

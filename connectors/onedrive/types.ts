@@ -7,7 +7,7 @@ export interface DriveItem {
 	cTag?: string
 	webUrl?: string
 	lastModifiedDateTime?: string
-	file?: { mimeType?: string }
+	file?: { mimeType?: string; hashes?: { quickXorHash?: string; sha256Hash?: string; sha1Hash?: string } }
 	folder?: { childCount?: number }
 	package?: { type?: string }
 	root?: Record<string, unknown>

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { WebhookRequest, WebhookSpec } from '../../core/index.ts'
+import type { Subscription, SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
 import { graphClient, guarded, statusOf } from './client.ts'
 import type { Endpoints, OnedriveSettings } from './options.ts'
 
@@ -39,11 +39,41 @@ const sameSecret = (given: unknown, secret: string) =>
 
 /**
  * Graph change subscriptions on the drive's root (`updated` is the only change type drive items have). Notifications
- * only say that something changed: each starts a (debounced) delta sync. Lifecycle notifications come to the same
- * address: `reauthorizationRequired` renews, `subscriptionRemoved` subscribes again, `missed` syncs.
+ * only say that something changed: each starts a (debounced) delta sync. The only lifecycle notification Graph sends
+ * for drive items is `reauthorizationRequired`, which renews; a subscription Graph dropped says nothing, and its
+ * renewal's 404 makes a new one in its place.
  */
 export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSettings> {
 	const expiry = () => new Date(Date.now() + endpoints.subscriptionMinutes * 60_000).toISOString()
+	const create = async (ctx: SyncContext<OnedriveSettings>, url: string, secret: string): Promise<Subscription> => {
+		const client = await graphClient(endpoints, () => ctx.accessToken())
+		let created: { id: string; expirationDateTime?: string }
+		try {
+			created = (await guarded(() =>
+				client.api('/subscriptions').post({
+					changeType: 'updated',
+					notificationUrl: url,
+					lifecycleNotificationUrl: url,
+					resource: 'me/drive/root',
+					expirationDateTime: expiry(),
+					clientState: secret,
+				}),
+			)) as { id: string; expirationDateTime?: string }
+		} catch (error) {
+			if (statusOf(error) === 403) {
+				throw new Error(
+					'change notifications are off: Microsoft Graph refused the drive subscription (403); it needs the Files.ReadWrite.All permission (Files.ReadWrite for a personal account), which this grant lacks. The connection syncs on schedule and on demand',
+				)
+			}
+			throw error
+		}
+		return {
+			externalId: created.id,
+			routeKey: created.id,
+			expiresAt: created.expirationDateTime ?? null,
+			data: { notificationUrl: url },
+		}
+	}
 	return {
 		routeKeys: (request) => [
 			...new Set(
@@ -65,33 +95,27 @@ export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSetti
 			const events = notificationsOf(request)
 				.filter((n) => n.subscriptionId === subscription.routeKey)
 				.map((n) => n.lifecycleEvent)
-			if (events.includes('subscriptionRemoved')) return 'resubscribe'
-			if (events.includes('reauthorizationRequired')) return 'renew'
-			return null
+			return events.includes('reauthorizationRequired') ? 'renew' : null
 		},
-		async subscribe(ctx, { url, secret }) {
+		// A refused subscription (Graph reaches only public https addresses, and needs a read-write scope) is logged by
+		// core, which syncs on schedule.
+		subscribe: async (ctx, { url, secret }) => [await create(ctx, url, secret)],
+		async renew(ctx, subscription, { secret }) {
 			const client = await graphClient(endpoints, () => ctx.accessToken())
-			// A refused subscription (Graph reaches only public https addresses) is logged by core, which syncs on schedule.
-			const created = (await guarded(() =>
-				client.api('/subscriptions').post({
-					changeType: 'updated',
-					notificationUrl: url,
-					lifecycleNotificationUrl: url,
-					resource: 'me/drive/root',
-					expirationDateTime: expiry(),
-					clientState: secret,
-				}),
-			)) as { id: string; expirationDateTime?: string }
-			return [{ externalId: created.id, routeKey: created.id, expiresAt: created.expirationDateTime ?? null }]
-		},
-		async renew(ctx, subscription) {
-			const client = await graphClient(endpoints, () => ctx.accessToken())
-			const renewed = (await guarded(() =>
-				client
-					.api(`/subscriptions/${encodeURIComponent(subscription.externalId)}`)
-					.patch({ expirationDateTime: expiry() }),
-			)) as { expirationDateTime?: string }
-			return { expiresAt: renewed.expirationDateTime ?? expiry() }
+			try {
+				const renewed = (await guarded(() =>
+					client
+						.api(`/subscriptions/${encodeURIComponent(subscription.externalId)}`)
+						.patch({ expirationDateTime: expiry() }),
+				)) as { expirationDateTime?: string }
+				return { expiresAt: renewed.expirationDateTime ?? expiry() }
+			} catch (error) {
+				if (statusOf(error) !== 404) throw error
+			}
+			// Graph no longer has it (it lapsed, or Graph removed it): a new one, to the same address and secret.
+			const url = subscription.data?.notificationUrl
+			if (!url) throw new Error('the dropped subscription has no stored notification URL to subscribe again with')
+			return { replacement: await create(ctx, url, secret) }
 		},
 		async unsubscribe(ctx, subscription) {
 			const client = await graphClient(endpoints, () => ctx.accessToken())

@@ -133,6 +133,9 @@ export function syncContext(
 		async hasVersion(externalId, version) {
 			return (await deps.storage.connections.item(connection.id, externalId))?.version === version
 		},
+		async importedIds() {
+			return (await deps.storage.connections.items(connection.id)).map((item) => item.externalId)
+		},
 	}
 	return ctx
 }

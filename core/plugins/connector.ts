@@ -185,6 +185,11 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	documentLimit?: number
 	/** True for the versions the connection already holds: lets a connector skip reading unchanged items. */
 	hasVersion(externalId: string, version: string): Promise<boolean>
+	/**
+	 * The external ids the connection holds: lets a connector whose listings are not exhaustive confirm, item by item,
+	 * that what a listing left out is gone before it deletes it.
+	 */
+	importedIds?(): Promise<string[]>
 	logger: Logger
 	/**
 	 * Aborts when the run must stop: the job nears its expiry or the service stops. A connector stops reading and

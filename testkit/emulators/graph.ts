@@ -7,6 +7,17 @@ import { faultLayer } from './faults.ts'
  * paging (absolute `@odata.nextLink`/`@odata.deltaLink`) and forced 410 resets, content downloads by a 302 to another
  * origin (as Graph's pre-authenticated download URLs), and change subscriptions that run the validationToken
  * handshake against the notification URL before delivering notifications. Real HTTP on 127.0.0.1.
+ *
+ * The failure forms are Graph's own, each from Microsoft's documentation:
+ * - subscriptions on a drive need a read-write scope (subscription-post-subscriptions.md, permissions table:
+ *   personal `Files.ReadWrite`, work or school `Files.ReadWrite.All`); with less, 403 `ExtensionError` "Access denied";
+ * - a drive item subscription gets only `reauthorizationRequired` lifecycle events (change-notifications-lifecycle-
+ *   events.md, "Supported resources": `subscriptionRemoved` and `missed` are for Outlook and Teams only); one Graph
+ *   dropped answers 404 to its renewal;
+ * - OneDrive for Business delta leaves `cTag` out of created and modified items (driveitem-delta.md, Remarks), and
+ *   its `eTag` moves with metadata; `file.hashes.quickXorHash` is the hash both account kinds carry (hashes.md);
+ * - pre-authenticated download URLs are valid "a few minutes" (driveitem-get-content.md): later they answer 401;
+ * - throttling is 429 with `Retry-After`, and 503 or 504 (throttling guidance; the SDK's RetryHandler retries those).
  */
 
 interface Item {
@@ -29,6 +40,7 @@ interface Grant {
 	expiresAt: number
 	revoked: boolean
 	user: string
+	scopes: string[]
 }
 
 interface Drive {
@@ -59,7 +71,21 @@ export interface GraphEmulatorOptions {
 	pageSize?: number
 	/** Milliseconds each download waits (to interrupt a sync in its middle). */
 	downloadDelayMs?: number
+	/**
+	 * `personal` (the default): delta items carry `cTag`; subscriptions need `Files.ReadWrite` or more.
+	 * `business` (OneDrive for work or school): delta omits `cTag` on created and modified items; subscriptions need
+	 * `Files.ReadWrite.All` (or `Sites.ReadWrite.All`).
+	 */
+	account?: 'personal' | 'business'
+	/** Milliseconds a pre-authenticated download URL works; later it answers 401. Default: forever. */
+	downloadUrlLifetimeMs?: number
 }
+
+/** The delegated scopes that let an account kind subscribe to its drive (least privileged first). */
+export const SUBSCRIPTION_SCOPES = {
+	personal: ['Files.ReadWrite', 'Files.ReadWrite.All'],
+	business: ['Files.ReadWrite.All', 'Sites.ReadWrite.All'],
+} as const
 
 /** Graph refuses drive item subscriptions that last longer than this. */
 export const MAX_SUBSCRIPTION_MINUTES = 42_300
@@ -69,6 +95,15 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	const clientId = options.clientId ?? 'graph-client'
 	const clientSecret = options.clientSecret ?? 'graph-secret'
 	const pageSize = options.pageSize ?? 50
+	const account = options.account ?? 'personal'
+	/** Scopes the consenting user (or the tenant's admin) does not grant. */
+	let declined = new Set<string>()
+	/** The next Graph requests whose path matches answer with `status` (a 503 or 504 outage, a 429). */
+	const graphFaults: { path: RegExp; status: number; retryAfter: number | null; times: number }[] = []
+	/** The next downloads answer with `status` at the download host. */
+	const downloadScript: { status: number; retryAfter: number | null; times: number }[] = []
+	/** Download URLs issued before this time answer 401 (they lasted "a few minutes"). */
+	let downloadUrlsValidFrom = 0
 	const drives = new Map<string, Drive>()
 	const codes = new Map<string, { redirectUri: string; challenge: string | null; scope: string; user: string }>()
 	const grants = new Map<string, Grant>()
@@ -140,13 +175,16 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	function issue(scope: string, user: string) {
 		const access = `eyJ.${crypto.randomUUID()}`
-		grants.set(access, { expiresAt: Date.now() + (options.tokenLifetimeSeconds ?? 3600) * 1000, revoked: false, user })
+		const granted = scope.split(' ').filter((s) => s && s !== 'offline_access' && !declined.has(s))
+		grants.set(access, {
+			expiresAt: Date.now() + (options.tokenLifetimeSeconds ?? 3600) * 1000,
+			revoked: false,
+			user,
+			scopes: granted,
+		})
 		const body: Record<string, unknown> = {
 			token_type: 'Bearer',
-			scope: scope
-				.split(' ')
-				.filter((s) => s && s !== 'offline_access')
-				.join(' '),
+			scope: granted.join(' '),
 			expires_in: options.tokenLifetimeSeconds ?? 3600,
 			ext_expires_in: options.tokenLifetimeSeconds ?? 3600,
 			access_token: access,
@@ -221,19 +259,34 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	function itemJson(drive: Drive, item: Item) {
 		const parentReference = item.parentId ? { id: item.parentId, driveId: 'drive-1', driveType: 'personal' } : undefined
 		if (item.deleted) return { id: item.id, deleted: { state: 'deleted' }, parentReference }
+		const inDelta = drive === deltaView
 		const base = {
 			id: item.id,
 			name: item.name,
 			eTag: `"{${item.id}},${item.version}"`,
-			cTag: `"c:{${item.id}},${item.contentVersion}"`,
+			...(account === 'business' && inDelta ? {} : { cTag: `"c:{${item.id}},${item.contentVersion}"` }),
 			webUrl: `https://onedrive.example/view/${item.id}`,
 			lastModifiedDateTime: item.modified,
 			...(parentReference ? { parentReference } : {}),
 		}
 		if (item.parentId === null) return { ...base, root: {}, folder: { childCount: 0 } }
 		if (item.folder) return { ...base, size: 0, folder: { childCount: children(drive, item.id).length } }
-		return { ...base, size: item.bytes.byteLength, file: { mimeType: item.mimeType } }
+		return { ...base, size: item.bytes.byteLength, file: { mimeType: item.mimeType, hashes: hashesOf(item.bytes) } }
 	}
+
+	/**
+	 * A content digest where Graph sends quickXorHash (20 bytes, base64; the emulator takes SHA-1's 20 bytes, which
+	 * changes with the content just the same); personal drives also carry sha1Hash.
+	 */
+	function hashesOf(bytes: Uint8Array) {
+		const digest = createHash('sha1').update(bytes).digest()
+		return account === 'business'
+			? { quickXorHash: digest.toString('base64') }
+			: { quickXorHash: digest.toString('base64'), sha1Hash: digest.toString('hex').toUpperCase() }
+	}
+
+	/** Set while a delta page is written (business delta leaves cTag out). */
+	let deltaView: Drive | null = null
 
 	const children = (drive: Drive, parentId: string) =>
 		[...drive.items.values()].filter((i) => i.parentId === parentId && !i.deleted)
@@ -270,8 +323,11 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		const page = changed.slice(offset, offset + pageSize)
 		const base = `${server.url.origin}/v1.0/me/drive/root/delta`
 		const more = offset + pageSize < changed.length
+		deltaView = drive
+		const value = page.map((item) => itemJson(drive, item))
+		deltaView = null
 		return json({
-			value: page.map((item) => itemJson(drive, item)),
+			value,
 			...(more
 				? { '@odata.nextLink': `${base}?token=n.${drive.epoch}.${since}.${upto}.${offset + pageSize}${keptQuery(url)}` }
 				: { '@odata.deltaLink': `${base}?token=d.${drive.epoch}.${upto}${keptQuery(url)}` }),
@@ -284,10 +340,19 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		return grant && !grant.revoked && grant.expiresAt > Date.now() ? grant : null
 	}
 
-	async function subscriptionsRoute(request: Request, parts: string[], user: string): Promise<Response> {
+	async function subscriptionsRoute(request: Request, parts: string[], grant: Grant): Promise<Response> {
+		const user = grant.user
 		const id = parts[1]
 		if (request.method === 'POST' && !id) {
 			const body = (await request.json()) as Record<string, string>
+			if (!SUBSCRIPTION_SCOPES[account].some((scope) => grant.scopes.includes(scope))) {
+				log.push('403 subscription')
+				return graphError(
+					403,
+					'ExtensionError',
+					'Operation: Create; Exception: [Status Code: Forbidden; Reason: Access denied]',
+				)
+			}
 			if (body.changeType !== 'updated') return graphError(400, 'InvalidRequest', 'driveItem supports only updated')
 			if (!['me/drive/root', '/me/drive/root'].includes(body.resource ?? '')) {
 				return graphError(400, 'InvalidRequest', `unsupported resource ${body.resource}`)
@@ -362,6 +427,16 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 
 	async function graph(request: Request, url: URL, grant: Grant): Promise<Response> {
 		const parts = url.pathname.split('/').filter(Boolean).slice(1).map(decodeURIComponent)
+		const fault = graphFaults.find((candidate) => candidate.times > 0 && candidate.path.test(url.pathname + url.search))
+		if (fault) {
+			fault.times--
+			log.push(`${fault.status} ${url.pathname}`)
+			const headers: Record<string, string> =
+				fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter) }
+			if (fault.status === 429) return graphError(429, 'TooManyRequests', 'Please retry again later.', headers)
+			if (fault.status === 504) return graphError(504, 'UnknownError', 'Gateway timeout', headers)
+			return graphError(fault.status, 'serviceNotAvailable', 'Service unavailable', headers)
+		}
 		if (throttled && throttled.count > 0) {
 			throttled.count--
 			log.push('429')
@@ -376,7 +451,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			const mail = `${grant.user}@contoso.example`
 			return json({ id: grant.user, displayName: grant.user, mail, userPrincipalName: mail })
 		}
-		if (parts[0] === 'subscriptions') return subscriptionsRoute(request, parts, grant.user)
+		if (parts[0] === 'subscriptions') return subscriptionsRoute(request, parts, grant)
 		if (path === 'me/drive/root/delta') return delta(drive, url)
 		if (path === 'me/drive/root') return json(itemJson(drive, root))
 		if (path === 'me/drive/root/children') {
@@ -397,7 +472,9 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 				}
 				return new Response(null, {
 					status: 302,
-					headers: { location: `${downloads.url.origin}/download/${grant.user}/${item.id}?v=${item.contentVersion}` },
+					headers: {
+						location: `${downloads.url.origin}/download/${grant.user}/${item.id}?v=${item.contentVersion}&issued=${Date.now()}`,
+					},
 				})
 			}
 			if (parts.length === 4) return json(itemJson(drive, item))
@@ -452,6 +529,20 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			const [, , user, id] = url.pathname.split('/').map(decodeURIComponent)
 			downloadAuthorizations.push(request.headers.get('authorization'))
 			if (options.downloadDelayMs) await Bun.sleep(options.downloadDelayMs)
+			const issued = Number(url.searchParams.get('issued') ?? 0)
+			const lifetime = options.downloadUrlLifetimeMs ?? Number.POSITIVE_INFINITY
+			if (issued < downloadUrlsValidFrom || Date.now() - issued > lifetime) {
+				log.push(`401 download ${id}`)
+				return new Response('<Error><Code>InvalidAuthenticationToken</Code></Error>', { status: 401 })
+			}
+			const scripted = downloadScript.find((candidate) => candidate.times > 0)
+			if (scripted) {
+				scripted.times--
+				log.push(`${scripted.status} download ${id}`)
+				const headers: Record<string, string> =
+					scripted.retryAfter === null ? {} : { 'retry-after': String(scripted.retryAfter) }
+				return new Response('throttled', { status: scripted.status, headers })
+			}
 			const item = drives.get(user ?? '')?.items.get(id ?? '')
 			if (!item || item.deleted) return new Response('gone', { status: 404 })
 			if (failingDownloads.has(item.id)) return new Response('storage node failure', { status: 500 })
@@ -513,6 +604,15 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 						item.contentVersion++
 					})
 				},
+				/** A metadata change (a rename, sharing): the eTag moves, the content, cTag and hashes do not. */
+				rename(id: string, name: string) {
+					change(drive, id, (item) => {
+						item.name = name
+					})
+				},
+				touch(id: string) {
+					change(drive, id, () => {})
+				},
 				move(id: string, parentId: string) {
 					change(drive, id, (item) => {
 						item.parentId = parentId
@@ -557,6 +657,26 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		failDownload(id: string) {
 			failingDownloads.add(id)
 		},
+		/** Graph dropped the subscription (it lapsed, or was removed): no notification says so for drive items. */
+		dropSubscription(id: string) {
+			subscriptions.delete(id)
+		},
+		/** Scopes the next consents leave out (a user or admin who did not grant them). */
+		declineScopes(scopes: string[]) {
+			declined = new Set(scopes)
+		},
+		/** The next `times` Graph requests whose path and query match answer `status` (429, 503, 504). */
+		failGraph(path: RegExp, status: number, times = 1, retryAfter: number | null = null) {
+			graphFaults.push({ path, status, retryAfter, times })
+		},
+		/** The next `times` downloads answer `status` at the download host (429, 503). */
+		failDownloads(status: number, times = 1, retryAfter: number | null = null) {
+			downloadScript.push({ status, retryAfter, times })
+		},
+		/** Every download URL handed out so far has lapsed: it answers 401. */
+		expireDownloadUrls() {
+			downloadUrlsValidFrom = Date.now() + 1
+		},
 		/** The user revoked the application: their tokens stop working, refreshing answers invalid_grant. */
 		revokeAll,
 		/** After `count` more downloads, every grant is revoked. */
@@ -582,10 +702,9 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 				],
 			})
 		},
-		/** A lifecycle notification; `subscriptionRemoved` first removes the subscription, as Graph does. */
-		lifecycle(subscriptionId: string, lifecycleEvent: 'reauthorizationRequired' | 'subscriptionRemoved' | 'missed') {
+		/** A lifecycle notification: for drive items, Graph sends only `reauthorizationRequired`. */
+		lifecycle(subscriptionId: string, lifecycleEvent: 'reauthorizationRequired') {
 			const subscription = subscriptions.get(subscriptionId)!
-			if (lifecycleEvent === 'subscriptionRemoved') subscriptions.delete(subscriptionId)
 			return deliver(subscription.lifecycleNotificationUrl ?? subscription.notificationUrl, {
 				value: [
 					{

@@ -7,6 +7,17 @@ import { faultLayer } from './faults.ts'
  * queries) with Notion's pagination and `last_edited_time` order, 429 with Retry-After on demand, and signed webhook
  * deliveries. Real HTTP on 127.0.0.1, so @notionhq/client and the OAuth client run unchanged against it. Edit stamps
  * come from a clock that moves a minute per change and is truncated to the minute, as Notion's are.
+ *
+ * Where Notion's documentation says less than a happy path would assume, the emulator takes the documented side:
+ * - search is not exhaustive and indexing is not immediate (search-optimizations-and-limitations): a page can be
+ *   shared and readable yet missing from search (`hideFromSearch`, `addPage({ indexed: false })`);
+ * - a data source query returns at most 10,000 rows (`queryRowLimit`), then `has_more: false` with
+ *   `request_status: { type: 'incomplete' }` (notion-sdk-js `iterateAllDataSourceRows`, which windows by created_time);
+ * - page properties carry at most 25 references (retrieve-a-page): relation (`has_more: true`) and people values are
+ *   cut, the rest comes from `GET /v1/pages/{id}/properties/{property_id}` (retrieve-a-page-property), paginated;
+ * - nothing says moving a page to the trash changes its `last_edited_time`, so `trash` leaves it;
+ * - 429 `rate_limited` carries `Retry-After` in seconds, which for the per-workspace limit "can be longer than a
+ *   minute" (request-limits).
  */
 
 export interface RichTextInput {
@@ -35,6 +46,8 @@ interface StoredPage {
 	lastEdited: string
 	inTrash: boolean
 	shared: boolean
+	/** In the search index (a shared page may not be, yet or at all). */
+	indexed: boolean
 	/** Replaces the page object wholesale (a malformed page). */
 	raw?: Record<string, unknown>
 }
@@ -65,7 +78,12 @@ export interface NotionEmulatorOptions {
 	blockDelayMs?: number
 	/** Stamp edits with the real time (to the minute) instead of a clock a minute per change in the past. */
 	realClock?: boolean
+	/** Rows one data source query returns at most before `request_status: incomplete`. Default 10,000. */
+	queryRowLimit?: number
 }
+
+/** Notion's page objects carry at most this many references per property (retrieve-a-page). */
+export const PROPERTY_REFERENCE_LIMIT = 25
 
 export const richText = (...parts: (string | RichTextInput)[]) =>
 	parts.map((part) => {
@@ -133,7 +151,14 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const codes = new Map<string, string>()
 	const grants = new Map<string, Grant>()
 	const refreshes = new Map<string, string>()
-	const faults: { path: RegExp; status: number; retryAfter: number | null; times: number }[] = []
+	const faults: {
+		path: RegExp
+		status: number
+		retryAfter: number | null
+		times: number
+		when?: (body: Record<string, any>) => boolean
+	}[] = []
+	const queryRowLimit = options.queryRowLimit ?? 10_000
 	/** Every request: when it arrived, what it asked and the status it got. */
 	const log: { at: number; method: string; path: string; status: number }[] = []
 	let clock = Date.parse('2026-11-02T09:00:00.000Z')
@@ -219,10 +244,55 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 			url: `https://www.notion.so/${page.title.replaceAll(/\W+/g, '-')}-${page.id.replaceAll('-', '')}`,
 			parent: page.parent,
 			properties: {
-				...page.properties,
+				...Object.fromEntries(
+					Object.entries(page.properties).map(([name, value]) => [name, referencesCut(name, value)]),
+				),
 				[page.titleProperty]: { id: 'title', type: 'title', title: richText(page.title) },
 			},
 		}
+	}
+
+	const propertyId = (name: string, value: unknown) =>
+		String((value as { id?: string }).id ?? encodeURIComponent(name).slice(0, 12))
+
+	/** A property as a page object carries it: at most 25 references, a relation saying it has more. */
+	function referencesCut(name: string, raw: unknown): unknown {
+		const value: Record<string, unknown> = { ...(raw as Record<string, unknown>), id: propertyId(name, raw) }
+		const type = value.type as string
+		const list = value[type]
+		if ((type === 'relation' || type === 'people') && Array.isArray(list) && list.length > PROPERTY_REFERENCE_LIMIT) {
+			return {
+				...value,
+				[type]: list.slice(0, PROPERTY_REFERENCE_LIMIT),
+				...(type === 'relation' ? { has_more: true } : {}),
+			}
+		}
+		return type === 'relation' ? { has_more: false, ...value } : value
+	}
+
+	/** `GET /v1/pages/{id}/properties/{property_id}`: a paginated list for references, else the one item. */
+	function propertyItem(page: StoredPage, id: string, query: Record<string, string>): Response {
+		const found = Object.entries(page.properties).find(([name, value]) => propertyId(name, value) === id)
+		if (!found) return apiError(404, 'object_not_found', 'Could not find property')
+		const [, raw] = found
+		const value = raw as Record<string, unknown>
+		const type = value.type as string
+		const inner = value[type]
+		if (type === 'relation' || type === 'people' || type === 'rich_text' || type === 'title') {
+			const items = (Array.isArray(inner) ? inner : []).map((entry) => ({
+				object: 'property_item',
+				id,
+				type,
+				[type]: entry,
+			}))
+			const listed = paginate(items, query)
+			return json({
+				...listed,
+				type: 'property_item',
+				property_item: { id, type, [type]: {}, next_url: null },
+			})
+		}
+		return json({ object: 'property_item', id, type, [type]: inner })
 	}
 
 	const dataSourceObject = (source: DataSource) => ({
@@ -245,12 +315,28 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const byEditedDesc = (a: { last_edited_time?: unknown; id?: unknown }, b: typeof a) =>
 		String(b.last_edited_time).localeCompare(String(a.last_edited_time)) || String(a.id).localeCompare(String(b.id))
 
+	const byCreatedAsc = (a: { created_time?: unknown; id?: unknown }, b: typeof a) =>
+		String(a.created_time).localeCompare(String(b.created_time)) || String(a.id).localeCompare(String(b.id))
+
+	/** The `created_time: { on_or_after }` bound of a query filter, alone or in an `and` (the SDK's windows). */
+	function createdOnOrAfter(filter: any): string | null {
+		if (!filter) return null
+		if (filter.timestamp === 'created_time') return filter.created_time?.on_or_after ?? null
+		for (const part of filter.and ?? []) {
+			const bound = createdOnOrAfter(part)
+			if (bound) return bound
+		}
+		return null
+	}
+
 	function search(body: { filter?: { property?: string; value?: string; in_trash?: boolean } }) {
 		const trash = body.filter?.in_trash === true
 		const only = body.filter?.property === 'object' ? body.filter.value : null
 		const found: Record<string, unknown>[] = []
 		if (only !== 'data_source') {
-			for (const page of pages.values()) if (page.shared && page.inTrash === trash) found.push(pageObject(page))
+			for (const page of pages.values()) {
+				if (page.shared && page.indexed && page.inTrash === trash) found.push(pageObject(page))
+			}
 		}
 		if (only !== 'page' && !trash) {
 			for (const source of dataSources.values()) if (source.shared) found.push(dataSourceObject(source))
@@ -265,15 +351,23 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		}
 		if (!request.headers.get('notion-version')) return apiError(400, 'missing_version', 'Notion-Version is required')
 		const path = url.pathname
+		const body = request.method === 'POST' ? ((await request.json().catch(() => ({}))) as Record<string, any>) : {}
 		for (const fault of faults) {
-			if (fault.times > 0 && fault.path.test(path)) {
+			if (fault.times > 0 && fault.path.test(path) && (!fault.when || fault.when(body))) {
 				fault.times--
 				const headers: Record<string, string> =
 					fault.retryAfter === null ? {} : { 'retry-after': String(fault.retryAfter) }
-				return apiError(fault.status, fault.status === 429 ? 'rate_limited' : 'internal_server_error', 'fault', headers)
+				const code =
+					fault.status === 429
+						? 'rate_limited'
+						: fault.status === 400
+							? 'validation_error'
+							: fault.status === 404
+								? 'object_not_found'
+								: 'internal_server_error'
+				return apiError(fault.status, code, 'fault', headers)
 			}
 		}
-		const body = request.method === 'POST' ? ((await request.json().catch(() => ({}))) as Record<string, any>) : {}
 		const query = Object.fromEntries(url.searchParams)
 		if (path === '/v1/users/me') {
 			return json({
@@ -289,7 +383,13 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 			})
 		}
 		if (path === '/v1/search' && request.method === 'POST') return json(paginate(search(body), body))
-		let match = /^\/v1\/pages\/([^/]+)$/.exec(path)
+		let match = /^\/v1\/pages\/([^/]+)\/properties\/([^/]+)$/.exec(path)
+		if (match) {
+			const page = pages.get(match[1]!)
+			if (!page?.shared) return apiError(404, 'object_not_found', 'Could not find page')
+			return propertyItem(page, decodeURIComponent(match[2]!), query)
+		}
+		match = /^\/v1\/pages\/([^/]+)$/.exec(path)
 		if (match) {
 			const page = pages.get(match[1]!)
 			return page?.shared ? json(pageObject(page)) : apiError(404, 'object_not_found', 'Could not find page')
@@ -307,11 +407,22 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 			const source = dataSources.get(match[1]!)
 			if (!source?.shared) return apiError(404, 'object_not_found', 'Could not find data source')
 			if (!match[2]) return json(dataSourceObject(source))
+			const from = createdOnOrAfter(body.filter)
+			const byCreated = body.sorts?.[0]?.timestamp === 'created_time'
 			const rows = [...pages.values()]
 				.filter((page) => page.parent.data_source_id === source.id && page.shared && !page.inTrash)
+				.filter((page) => from === null || page.createdTime >= from)
 				.map(pageObject)
-				.sort(byEditedDesc)
-			return json(paginate(rows, body))
+				.sort(byCreated ? byCreatedAsc : byEditedDesc)
+			// One query (filter and sorts) returns at most queryRowLimit rows, however it is paged.
+			const limited = rows.slice(0, queryRowLimit)
+			const listed = paginate(limited, body)
+			return json({
+				...listed,
+				...(rows.length > queryRowLimit && !listed.has_more
+					? { request_status: { type: 'incomplete', incomplete_reason: 'query_result_limit_reached' } }
+					: {}),
+			})
 		}
 		return apiError(404, 'invalid_request_url', `no route ${path}`)
 	}
@@ -376,7 +487,16 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		workspaceId,
 		log,
 		/** A page shared with the integration; `parent` another page's id, else the workspace. */
-		addPage(input: { title: string; blocks?: BlockInput[]; parent?: string; id?: string }): string {
+		addPage(input: {
+			title: string
+			blocks?: BlockInput[]
+			parent?: string
+			id?: string
+			/** False: not shared with the integration yet (`share` later, with the stamp it has now). */
+			shared?: boolean
+			/** False: shared, but not (yet) in the search index. */
+			indexed?: boolean
+		}): string {
 			const id = input.id ?? newId()
 			const at = stamp()
 			pages.set(id, {
@@ -388,7 +508,8 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 				createdTime: at,
 				lastEdited: at,
 				inTrash: false,
-				shared: true,
+				shared: input.shared ?? true,
+				indexed: input.indexed ?? true,
 			})
 			storeBlocks(id, id, input.blocks ?? [])
 			return id
@@ -417,6 +538,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 				lastEdited: at,
 				inTrash: false,
 				shared: true,
+				indexed: true,
 			})
 			storeBlocks(id, id, input.blocks ?? [])
 			return id
@@ -433,14 +555,26 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		editPageSameMinute(id: string, blocks: BlockInput[]) {
 			storeBlocks(id, id, blocks)
 		},
+		/** Moves a page to the trash; its `last_edited_time` stays (nothing documents that trashing moves it). */
 		trash(id: string) {
-			const page = pages.get(id)!
-			page.inTrash = true
-			page.lastEdited = stamp()
+			pages.get(id)!.inTrash = true
 		},
 		/** The user stopped sharing the page with the integration. */
 		unshare(id: string) {
 			pages.get(id)!.shared = false
+		},
+		/** The user shared the page with the integration: nothing about the page changes, its stamp included. */
+		share(id: string) {
+			pages.get(id)!.shared = true
+		},
+		/** Search leaves the page out (it is not exhaustive); the page itself is still there and readable. */
+		hideFromSearch(id: string, hidden = true) {
+			pages.get(id)!.indexed = !hidden
+		},
+		/** Changes what the page shows without touching its own stamp (another page's edit, a synced original). */
+		editBlocksOf(blockId: string, blocks: BlockInput[]) {
+			const owner = blockPage.get(blockId) ?? blockId
+			storeBlocks(blockId, owner, blocks)
 		},
 		/** A page object as given, whatever its shape (a malformed page). */
 		addRawPage(raw: Record<string, unknown>) {
@@ -456,14 +590,26 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 				lastEdited: at,
 				inTrash: false,
 				shared: true,
+				indexed: true,
 				raw: { object: 'page', last_edited_time: at, ...raw },
 			})
 			children.set(id, [])
 		},
-		/** The next `times` API calls whose path matches answer `status` (429: with Retry-After seconds). */
-		fail(path: RegExp, status: number, retryAfter: number | null, times = 1) {
-			faults.push({ path, status, retryAfter, times })
+		/**
+		 * The next `times` API calls whose path (and, with `when`, body) matches answer `status` (429: `rate_limited`
+		 * with Retry-After seconds).
+		 */
+		fail(
+			path: RegExp,
+			status: number,
+			retryAfter: number | null,
+			times = 1,
+			when?: (body: Record<string, any>) => boolean,
+		) {
+			faults.push({ path, status, retryAfter, times, when })
 		},
+		/** The ids of a page's blocks, in order (to edit a synced original). */
+		blockIds: (parentId: string) => (children.get(parentId) ?? []).map((entry) => String(entry.id)),
 		/** A grant as the token exchange would give it, for tests that drive a sync directly. */
 		issueTokens: () => issue() as { access_token: string; refresh_token: string | null },
 		/** The user removed the integration: every access and refresh token stops working. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { notion } from '../../connectors/notion/index.ts'
 import type { NotionOptions } from '../../connectors/notion/options.ts'
 import { importedVersion, type NotionPage } from '../../connectors/notion/page.ts'
-import { ConnectorAuthError } from '../../core/index.ts'
+import { ConnectorAuthError, RateLimitedError } from '../../core/index.ts'
 import { connectorsFromEnv } from '../../server/connectors-from-env.ts'
 import { eventsOf, syncHarness } from '../../testkit/connector-context.ts'
 import { block, type NotionEmulator, richText, startNotionEmulator } from '../../testkit/emulators/notion.ts'
@@ -211,7 +211,7 @@ describe('Notion connector: incremental sync and deletions', () => {
 		expect(h.documents.get(id)!.content).toContain('Second thoughts')
 	})
 
-	it('deletes pages moved to the trash at once, and pages no longer shared at the next full listing', async () => {
+	it('deletes pages moved to the trash at once, and pages no longer shared once Notion confirms it twice', async () => {
 		emulator = startNotionEmulator()
 		const keep = emulator.addPage({ title: 'Keep', blocks: [block.paragraph('stays')] })
 		const trashed = emulator.addPage({ title: 'Trashed', blocks: [block.paragraph('goes to trash')] })
@@ -224,11 +224,18 @@ describe('Notion connector: incremental sync and deletions', () => {
 		expect(eventsOf(events, 'delete').map((event) => event.externalId)).toEqual([trashed])
 		expect([...incremental.h.documents.keys()].sort()).toEqual([keep, unshared].sort())
 
-		const full = harness({ reconcileEveryHours: 0 })
-		await full.run()
-		expect([...full.h.documents.keys()]).toEqual([keep])
-		const again = await full.run()
-		expect(eventsOf(again, 'present')[0]?.externalIds).toEqual([keep])
+		// A full listing asks Notion about each imported page it did not list: the first 404 is remembered, the second
+		// deletes.
+		incremental.h.ctx.accessToken = async () => emulator.issueTokens().access_token
+		const full = async () =>
+			await incremental.h.run(
+				notion({ apiUrl: emulator.url, requestsPerSecond: 0, reconcileEveryHours: 0 }).sync as never,
+			)
+		await full()
+		expect([...incremental.h.documents.keys()].sort()).toEqual([keep, unshared].sort())
+		const second = await full()
+		expect(eventsOf(second, 'delete').map((event) => event.externalId)).toEqual([unshared])
+		expect([...incremental.h.documents.keys()]).toEqual([keep])
 	})
 })
 
@@ -250,8 +257,8 @@ describe('Notion connector: failures stay with their item', () => {
 		const failures = eventsOf(events, 'failure')
 		expect(failures.map((failure) => failure.externalId).sort()).toEqual(['broken-page', 'odd-properties'])
 		expect(failures[0]!.error).toContain('malformed')
-		// Malformed pages exist: reconciliation keeps whatever they imported before.
-		expect(eventsOf(events, 'present')[0]?.externalIds).toEqual(expect.arrayContaining(['broken-page', good]))
+		// Malformed pages exist: nothing they imported before is deleted.
+		expect(eventsOf(events, 'delete')).toEqual([])
 	})
 
 	it('waits out 429 with Retry-After and paces its requests', async () => {
@@ -284,8 +291,9 @@ describe('Notion connector: failures stay with their item', () => {
 		emulator = startNotionEmulator()
 		emulator.addPage({ title: 'Busy', blocks: [] })
 		emulator.fail(/\/v1\/search/, 429, 0, 10)
-		const { run } = harness()
+		const { run } = harness({ maxRateLimitWaitSeconds: 3 })
 		const error = (await run().catch((e) => e)) as { status?: number }
+		expect(error).toBeInstanceOf(RateLimitedError)
 		expect(error.status).toBe(429)
 	}, 30_000)
 })

@@ -6,6 +6,7 @@ import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { block, type NotionEmulator, startNotionEmulator } from '../../testkit/emulators/notion.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
+import { waitFor } from '../../testkit/wait.ts'
 
 const VERIFICATION_TOKEN = 'secret_verification_token_from_notion'
 
@@ -234,8 +235,10 @@ describeEachDriver('Notion connector', (driver) => {
 		const { id } = await h.connect({ containerTag: 'revoked' })
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
 		emulator.revokeAll()
-		const after = await h.settled(id, await h.sync('revoked'))
-		expect(after.status).toBe('expired')
+		await h.settled(id, await h.sync('revoked'))
+		// The run is marked failed just before its connection is marked expired.
+		await waitFor(async () => (await t.json('GET', `/v3/connections/${id}`)).body.status === 'expired')
+		const after = (await t.json('GET', `/v3/connections/${id}`)).body
 		expect(after.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired' })
 		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
 		expect((await h.items(id)).length).toBeGreaterThan(0)

@@ -7,93 +7,21 @@ import { openSecrets } from '../../core/connectors/secrets.ts'
 import { PLUGIN_API_VERSION, type Plugin } from '../../core/index.ts'
 import { validatePlugins } from '../../core/plugins/registry.ts'
 import { connectorsFromEnv } from '../../server/connectors-from-env.ts'
-import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GraphEmulator, MAX_SUBSCRIPTION_MINUTES, startGraphEmulator } from '../../testkit/emulators/graph.ts'
+import { MAX_FILE_BYTES, onedriveHarness } from '../../testkit/onedrive-harness.ts'
 import { binaryGarbage, sampleDocx, samplePdf, samplePptx, sampleXlsx } from '../../testkit/sample-files.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 import { waitFor } from '../../testkit/wait.ts'
 
-/** The upload cap the connector is given here: files above it are skipped. */
-const MAX_FILE_BYTES = 64 * 1024
-
-/**
- * A service with the OneDrive connector pointed at the emulator. A real listener fronts the in-process app, so the
- * emulator's validation handshakes and notifications arrive over HTTP, as Graph's do.
- */
-async function harness(driver: 'pglite' | 'postgres', emulator: GraphEmulator) {
-	let app: ((request: Request) => Promise<Response>) | null = null
-	const front = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request) => app!(request) })
-	const publicUrl = front.url.origin
-	const t = await startTestService(driver, {
-		env: {
-			MICROSOFT_CLIENT_ID: emulator.clientId,
-			MICROSOFT_CLIENT_SECRET: emulator.clientSecret,
-			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
-			MEMORY_PUBLIC_URL: publicUrl,
-		},
-		plugins: [
-			onedrive({
-				graphUrl: emulator.url,
-				loginUrl: emulator.url,
-				maxFileBytes: MAX_FILE_BYTES,
-				retry: { delaySeconds: 1, maxRetries: 3 },
-			}),
-		],
-		extractor: null,
-	})
-	app = (request) => t.service.app!.handle(request)
-	const deps = t.service.services.connectorDeps
-	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
-	/** Authorizes a connection as `user` (their drive as it is now) and waits for its first sync. */
-	const connect = async (user: string, body: Record<string, unknown> = {}) => {
-		emulator.consentAs(user)
-		const { created, landed } = await authorizeThroughEmulator(t, 'onedrive', {
-			containerTag: user,
-			redirectUrl: 'https://app.example/connected',
-			...body,
-		})
-		expect(landed.status).toBe(302)
-		expect(new URL(landed.headers.get('location')!).searchParams.get('error')).toBeNull()
-		const id = created.body.id as string
-		return { id, created: created.body, synced: await settled(id, '') }
-	}
-	/** A manual import of the user's connection (its container tag), waited for. */
-	const sync = async (id: string, tag: string) => {
-		const since = new Date().toISOString()
-		const started = await t.request('POST', '/v3/connections/onedrive/import', { body: { containerTags: [tag] } })
-		expect(started.status).toBe(202)
-		return settled(id, since)
-	}
-	const configure = async (id: string, resources: Record<string, unknown>[]) => {
-		const since = new Date().toISOString()
-		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources })
-		expect(configured.status).toBe(200)
-		return { configured: configured.body, connection: await settled(id, since) }
-	}
-	const items = (id: string) => deps.storage.connections.items(id)
-	const externalIds = async (id: string) => (await items(id)).map((item) => item.externalId).sort()
-	const webhook = (query: string, body = '') =>
-		t.request('POST', `/v3/connections/webhooks/onedrive${query}`, {
-			body,
-			key: null,
-			headers: { 'content-type': 'text/plain' },
-		})
-	const stop = async () => {
-		await t.stop()
-		front.stop(true)
-	}
-	return { t, deps, publicUrl, connect, settled, sync, configure, items, externalIds, webhook, stop }
-}
-
 describeEachDriver('OneDrive connector', (driver) => {
 	let emulator: GraphEmulator
-	let h: Awaited<ReturnType<typeof harness>>
+	let h: Awaited<ReturnType<typeof onedriveHarness>>
 	let t: TestService
 	beforeAll(async () => {
 		// Access tokens live 30 s, under core's refresh margin: every use refreshes (and rotates) them.
 		emulator = startGraphEmulator({ tokenLifetimeSeconds: 30, pageSize: 3 })
-		h = await harness(driver, emulator)
+		h = await onedriveHarness(driver, emulator)
 		t = h.t
 	}, 180_000)
 	afterAll(async () => {
@@ -132,7 +60,7 @@ describeEachDriver('OneDrive connector', (driver) => {
 		const link = new URL(created.authLink)
 		expect(link.pathname).toBe('/common/oauth2/v2.0/authorize')
 		expect(link.searchParams.get('code_challenge_method')).toBe('S256')
-		expect(link.searchParams.get('scope')?.split(' ')).toEqual(['offline_access', 'User.Read', 'Files.Read.All'])
+		expect(link.searchParams.get('scope')?.split(' ')).toEqual(['offline_access', 'User.Read', 'Files.ReadWrite.All'])
 		expect(link.searchParams.get('redirect_uri')).toBe(`${h.publicUrl}/v3/connections/auth/callback/onedrive`)
 		expect(emulator.tenants.at(-1)).toBe('common')
 		expect(synced).toMatchObject({ provider: 'onedrive', status: 'active', email: 'ada@contoso.example' })
@@ -328,7 +256,7 @@ describeEachDriver('OneDrive connector', (driver) => {
 		}
 	}, 60_000)
 
-	it('renews on reauthorizationRequired, subscribes again on subscriptionRemoved, renews before expiry', async () => {
+	it('renews on reauthorizationRequired, subscribes again when Graph dropped the subscription, renews before expiry', async () => {
 		emulator.drive('gil').addFile('g.txt', 'Gil keeps a garden.')
 		const { id } = await h.connect('gil')
 		const first = emulator.subscriptions('gil')[0]!
@@ -339,14 +267,16 @@ describeEachDriver('OneDrive connector', (driver) => {
 		expect(reauthorize.status).toBe(202)
 		await waitFor(async () => emulator.log.includes(`PATCH subscription ${first.id}`))
 
-		const removed = await emulator.lifecycle(first.id, 'subscriptionRemoved')
-		expect(removed.status).toBe(202)
-		// Until the service has stored the new subscription in the old one's place (and dropped the old one).
-		await waitFor(async () => {
-			const stored = await storedRoute()
-			return emulator.subscriptions('gil').length === 1 && stored.length === 1 && stored[0] !== first.id
-		})
+		// Graph dropped it without a word (drive items get no subscriptionRemoved): the hourly renewal's PATCH answers
+		// 404, and a new subscription takes the old one's place.
+		emulator.dropSubscription(first.id)
+		const [dropped] = await h.deps.storage.connections.subscriptions(id)
+		await h.deps.storage.connections.setSubscriptionExpiry(dropped!.id, new Date(Date.now() + 3_600_000).toISOString())
+		await renewSubscriptions(h.deps)
+		expect(emulator.subscriptions('gil')).toHaveLength(1)
 		const second = emulator.subscriptions('gil')[0]!
+		expect(second.id).not.toBe(first.id)
+		expect(second.notificationUrl).toBe(`${h.publicUrl}/v3/connections/webhooks/onedrive`)
 		expect(await storedRoute()).toEqual([second.id])
 		expect((await emulator.notify(second.id)).status).toBe(202)
 
