@@ -198,6 +198,13 @@ describeEachDriver('GitHub connector', (driver) => {
 		// A verified duplicate is acknowledged (a provider redelivers anything else) and starts nothing.
 		expect(replayed.status).toBe(202)
 		expect(await replayed.json()).toEqual({ accepted: 0 })
+		// The delivery id is not signed: the same signed body under a new one is the same delivery, and starts nothing.
+		const renamed = await post({
+			...delivery,
+			headers: { ...delivery.headers, 'x-github-delivery': crypto.randomUUID() },
+		})
+		expect(renamed.status).toBe(202)
+		expect(await renamed.json()).toEqual({ accepted: 0 })
 	}, 60_000)
 
 	it('stops at documentLimit and says so in the sync run', async () => {
