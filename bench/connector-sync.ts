@@ -21,6 +21,7 @@ import { googleDrive } from '../connectors/google-drive/index.ts'
 import { notion } from '../connectors/notion/index.ts'
 import { onedrive } from '../connectors/onedrive/index.ts'
 import type { Plugin } from '../core/index.ts'
+import { landCallback, openAuthLink } from '../testkit/connections.ts'
 import type { FaultLayer } from '../testkit/emulators/faults.ts'
 import { startGithubEmulator } from '../testkit/emulators/github.ts'
 import { startGoogleEmulator } from '../testkit/emulators/google.ts'
@@ -154,11 +155,12 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 try {
 	const idleBefore = await searchLatencies(50)
 	const created = await t.json('POST', `/v3/connections/${provider}`, { containerTag: 'bench' })
-	const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+	const { providerUrl, cookie } = await openAuthLink(t, created.body.authLink)
+	const consent = await fetch(providerUrl, { redirect: 'manual' })
 	const callback = new URL(consent.headers.get('location')!)
 	const id = created.body.id as string
 	const started = performance.now()
-	await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+	await landCallback(t, callback, cookie)
 	if (withFaults) {
 		bench.faults.faults.rateLimitEvery = 100
 		bench.faults.faults.failRate5xx = 0.01

@@ -1,5 +1,6 @@
 import type { ServiceSettings } from './config/settings.ts'
 import { completeAuthorization } from './connectors/authorize.ts'
+import { startAuthorization } from './connectors/browser-binding.ts'
 import { createConnectionService } from './connectors/connection-service.ts'
 import type { ConnectorDeps } from './connectors/deps.ts'
 import { connectorFor } from './connectors/providers.ts'
@@ -85,8 +86,11 @@ export async function createServices(input: {
 		/** Connections to providers: create and authorize, list, delete, resources, manual imports, sync runs. */
 		connections: createConnectionService(connectorDeps),
 		/** The OAuth redirect back from a provider (no API key: the sealed state names the organization). */
-		oauthCallback: (provider: string, query: Record<string, string | undefined>) =>
-			completeAuthorization(connectorDeps, connectorFor(connectorDeps, provider), query),
+		oauthCallback: (provider: string, query: Record<string, string | undefined>, cookies: string | null) =>
+			completeAuthorization(connectorDeps, connectorFor(connectorDeps, provider), query, cookies),
+		/** The authorization link: binds the browser that opens it, then sends it to the provider. */
+		oauthStart: (provider: string, link: string) =>
+			startAuthorization(connectorDeps, connectorFor(connectorDeps, provider).provider, link),
 		/** A provider's push notification. */
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
 		/** The largest notification body a provider sends (404 for one without webhooks). */

@@ -30,6 +30,8 @@ async function main() {
 		hostname: config.settings.hostname,
 		// The app counts every body (chunked ones too) and answers 413 as JSON; the runtime's own refusal has no body.
 		maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+		// Never Bun's development error page (stack, paths, source), whatever NODE_ENV says.
+		development: false,
 	})
 	if (server && maxHeaderSize < RUNTIME_HEADER_BYTES) {
 		logger.warn(

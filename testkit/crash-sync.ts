@@ -1,4 +1,5 @@
 import { expect } from 'bun:test'
+import { followAuthLink } from './connections.ts'
 import { run, type ServerProcess, spawnServer } from './process.ts'
 
 type Call = (path: string, init?: { method?: string; body?: unknown }) => Promise<{ status: number; body: any }>
@@ -47,8 +48,7 @@ export function crashSync(env: Record<string, string>) {
 			}
 			const created = await call(`/v3/connections/${provider}`, { method: 'POST', body: { containerTag } })
 			expect(created.status).toBe(200)
-			const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-			const landed = await fetch(consent.headers.get('location')!)
+			const landed = await followAuthLink(created.body.authLink)
 			expect(await landed.json()).toMatchObject({ success: true, connectionId: created.body.id })
 			const id = created.body.id as string
 			await options.afterAuthorize?.(call, id)

@@ -18,6 +18,7 @@ import { markdownTable } from '../lib/table.ts'
 import { fileBombs } from './bombs.ts'
 import { ingestThroughCrashes } from './crash.ts'
 import { boundedLoad } from './load.ts'
+import { malformedHosts, searchOracle } from './probes.ts'
 import { createKey, type DrillProcess, healthWatch, settle, startDrillService } from './service.ts'
 import { sizeRefusals } from './sizes.ts'
 import { webhookFloods } from './webhooks.ts'
@@ -60,6 +61,11 @@ async function embeddedPhase() {
 
 		for (const flood of await webhookFloods(server.url, 'embedded'))
 			row(flood.tried, flood.expected, flood.observed, flood.ok)
+		for (const probe of [
+			await malformedHosts(server.url, 'embedded'),
+			await searchOracle(server.url, keyA, 'embedded'),
+		])
+			row(probe.tried, probe.expected, probe.observed, probe.ok)
 
 		const tenants = await runTenantFuzz(send, sendTo(server.url, keyB), (id) => settle(server.url, keyA, id))
 		row(
@@ -240,11 +246,18 @@ async function phase(name: string, run: () => Promise<void>) {
 	}
 }
 
-/** `--only=webhooks`: the webhook floods alone, on the embedded store and (with DATABASE_URL) on PostgreSQL. */
+/** `--only=webhooks`: the security review's attacks (webhook floods, malformed Host, search oracle) alone, on the embedded store and (with DATABASE_URL) on PostgreSQL. */
 async function webhookPhase(databaseUrl: string | undefined) {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
-	const embedded = await startDrillService({ MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir })
+	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir }
+	const admin = await createKey(env, 'drill-security')
+	const embedded = await startDrillService(env)
 	try {
+		for (const probe of [
+			await malformedHosts(embedded.url, 'embedded'),
+			await searchOracle(embedded.url, admin, 'embedded'),
+		])
+			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(embedded.url, 'embedded'))
 			row(flood.tried, flood.expected, flood.observed, flood.ok)
 	} finally {
@@ -253,8 +266,11 @@ async function webhookPhase(databaseUrl: string | undefined) {
 	}
 	if (!databaseUrl) return
 	await withDrillDatabase(databaseUrl, async (url) => {
-		const api = await startDrillService({ DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir }, ['--role=api'])
+		const pgEnv = { DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir }
+		const pgAdmin = await createKey(pgEnv, 'drill-security')
+		const api = await startDrillService(pgEnv, ['--role=api'])
 		try {
+			row(...(Object.values(await searchOracle(api.url, pgAdmin, 'PostgreSQL')) as [string, string, string, boolean]))
 			for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
 				row(flood.tried, flood.expected, flood.observed, flood.ok)
 		} finally {

@@ -40,6 +40,9 @@ export function github(options: GithubOptions = {}) {
 			pkce: true,
 			env: { clientId: 'GITHUB_CLIENT_ID', clientSecret: 'GITHUB_CLIENT_SECRET' },
 			settingsKey: 'github',
+			// GitHub skips its consent page for a user who already authorized the application; the account picker is always
+			// shown with prompt=select_account (GitHub changelog 2024-06-07, "Account picker updates for OAuth").
+			authorizeParams: { prompt: 'select_account' },
 			// GitHub's own revocation call: DELETE /applications/{client_id}/token, authenticated as the application.
 			async revoke(app, tokens) {
 				const response = await fetch(`${apiUrl}/applications/${encodeURIComponent(app.clientId)}/token`, {

@@ -35,7 +35,12 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 		// GitHub pings a hook as soon as it is created, before the subscription is stored: answered, nothing synced.
 		handshake: (request) =>
 			request.headers.get('x-github-event') === 'ping' ? Response.json({ ok: true }, { status: 200 }) : null,
-		deliveryId: (request) => request.headers.get('x-github-delivery'),
+		// X-GitHub-Delivery is not signed, so a replay could change it: the signature (an HMAC of the body) identifies the
+		// delivery instead, and a byte-identical redelivery only asks for a sync already asked for.
+		deliveryId: (request) => {
+			const signature = request.headers.get('x-hub-signature-256')
+			return signature ? `sha256:${signature.toLowerCase().replace(/^sha256=/, '')}` : null
+		},
 		wantsSync(request, settings) {
 			const event = request.headers.get('x-github-event') ?? ''
 			const relevant =

@@ -45,6 +45,9 @@ export function onedrive(options: OnedriveOptions = {}) {
 			refreshWithScopes: true,
 			env: { clientId: 'MICROSOFT_CLIENT_ID', clientSecret: 'MICROSOFT_CLIENT_SECRET' },
 			settingsKey: 'onedrive',
+			// The identity platform's account chooser, even for a single signed-in account (Microsoft identity platform,
+			// "OAuth 2.0 authorization code flow": prompt=select_account).
+			authorizeParams: { prompt: 'select_account' },
 			// The identity platform has no revocation endpoint for one grant; deleting the tokens is what remains.
 			async identity(tokens) {
 				const client = await graphClient(endpoints, async () => tokens.accessToken)

@@ -1,5 +1,7 @@
 import { session } from './session.ts'
 
+export { apiPath } from './api-path.ts'
+
 /** An error answer of the API, with its own words: `{ error, details }`. */
 export class ApiError extends Error {
 	constructor(

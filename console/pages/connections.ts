@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ErrorBox, Loading, StatusBadge } from '../components/ui.ts'
-import { api, errorText } from '../lib/api.ts'
+import { api, apiPath, errorText } from '../lib/api.ts'
 import { count, when } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { loadProviders, type Provider } from '../lib/providers.ts'
@@ -91,7 +91,7 @@ function ConnectForm({ providers, onConnected }: { providers: Provider[]; onConn
 		setError(null)
 		try {
 			const metadata = Object.fromEntries(chosen.fields.flatMap((f) => (values[f.key] ? [[f.key, values[f.key]]] : [])))
-			const answer = await api.post(`/v3/connections/${encodeURIComponent(chosen.provider)}`, {
+			const answer = await api.post(apiPath`/v3/connections/${chosen.provider}`, {
 				...(tag ? { containerTags: [tag] } : {}),
 				...(limit ? { documentLimit: Number(limit) } : {}),
 				...(Object.keys(metadata).length > 0 ? { metadata } : {}),
@@ -134,8 +134,8 @@ function ConnectionDetail({ id }: { id: string }) {
 	const { data, error, reload } = useLoad(
 		async () => {
 			const [connection, runs] = await Promise.all([
-				api.get<Connection>(`/v3/connections/${id}`),
-				api.get<{ syncRuns: SyncRun[] }>(`/v3/connections/${id}/sync-runs`),
+				api.get<Connection>(apiPath`/v3/connections/${id}`),
+				api.get<{ syncRuns: SyncRun[] }>(apiPath`/v3/connections/${id}/sync-runs`),
 			])
 			return { connection, runs: runs.syncRuns }
 		},
@@ -159,19 +159,21 @@ function ConnectionDetail({ id }: { id: string }) {
 	const { connection, runs } = data
 	const syncNow = () =>
 		act(async () => {
-			await api.post(`/v3/connections/${connection.provider}/import`, { containerTags: connection.containerTags })
+			await api.post(apiPath`/v3/connections/${connection.provider}/import`, {
+				containerTags: connection.containerTags,
+			})
 			await reload()
 		})
 	const remove = (deleteDocuments: boolean) =>
 		act(async () => {
 			const what = deleteDocuments ? 'and the documents it imported' : 'but keep the documents it imported'
 			if (!confirm(`Delete this connection ${what}?`)) return
-			await api.delete(`/v3/connections/${id}?deleteDocuments=${deleteDocuments}`)
+			await api.delete(apiPath`/v3/connections/${id}?deleteDocuments=${deleteDocuments}`)
 			go('connections')
 		})
 	const showFailures = (runId: string) =>
 		act(async () => {
-			const answer = await api.get(`/v3/connections/${id}/sync-runs/${runId}/failures`)
+			const answer = await api.get(apiPath`/v3/connections/${id}/sync-runs/${runId}/failures`)
 			setFailures({ runId, items: answer.failures })
 		})
 	return html`<article aria-labelledby="connection-title">

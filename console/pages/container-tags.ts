@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { type ContainerTagSummary, useContainerTags } from '../components/containers-select.ts'
 import { ErrorBox, Loading } from '../components/ui.ts'
-import { api, errorText } from '../lib/api.ts'
+import { api, apiPath, errorText } from '../lib/api.ts'
 import { count, when } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { href } from '../lib/router.ts'
@@ -39,7 +39,7 @@ export function ContainerTagsPage({ route }: PageProps) {
 function TagDetail({ tag, onChanged }: { tag: string; onChanged: () => void }) {
 	const { data, error } = useLoad(async () => {
 		const [settings, buckets] = await Promise.all([
-			api.get(`/v3/container-tags/${encodeURIComponent(tag)}`),
+			api.get(apiPath`/v3/container-tags/${tag}`),
 			api.post('/v4/profile/buckets', { containerTag: tag }),
 		])
 		return { settings, buckets: buckets.buckets as { key: string; description: string }[] }
@@ -51,7 +51,7 @@ function TagDetail({ tag, onChanged }: { tag: string; onChanged: () => void }) {
 		event.preventDefault()
 		setActionError(null)
 		try {
-			await api.patch(`/v3/container-tags/${encodeURIComponent(tag)}`, { entityContext: context ?? '' })
+			await api.patch(apiPath`/v3/container-tags/${tag}`, { entityContext: context ?? '' })
 			setMessage('Saved.')
 		} catch (failure) {
 			setActionError(errorText(failure))
@@ -60,7 +60,7 @@ function TagDetail({ tag, onChanged }: { tag: string; onChanged: () => void }) {
 	const remove = async () => {
 		if (!confirm(`Delete ${tag} with all its documents, memories and settings?`)) return
 		try {
-			const result = await api.delete(`/v3/container-tags/${encodeURIComponent(tag)}`)
+			const result = await api.delete(apiPath`/v3/container-tags/${tag}`)
 			setMessage(
 				`Deleted ${count(result.deletedDocumentsCount)} documents and ${count(result.deletedMemoriesCount)} memories.`,
 			)
@@ -103,7 +103,7 @@ function MergeForm({ tags, onMerged }: { tags: ContainerTagSummary[]; onMerged: 
 			setStatus(`Merge ${merge.mergeId} queued.`)
 			for (let i = 0; i < 60; i++) {
 				await new Promise((resolve) => setTimeout(resolve, 500))
-				const state = await api.get(`/v3/container-tags/merge/${merge.mergeId}`)
+				const state = await api.get(apiPath`/v3/container-tags/merge/${merge.mergeId}`)
 				setStatus(`Merge ${state.status}: ${state.documentsMoved} documents, ${state.memoriesMoved} memories moved.`)
 				if (state.status !== 'queued' && state.status !== 'running') break
 			}

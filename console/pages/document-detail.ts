@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ErrorBox, Loading, StatusBadge } from '../components/ui.ts'
-import { api, errorText } from '../lib/api.ts'
+import { api, apiPath, errorText } from '../lib/api.ts'
 import { duration, TERMINAL_STATUSES, when } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { go, href } from '../lib/router.ts'
@@ -15,9 +15,9 @@ interface Stage {
 }
 
 async function loadDocument(id: string) {
-	const document = await api.get(`/v3/documents/${encodeURIComponent(id)}`)
+	const document = await api.get(apiPath`/v3/documents/${id}`)
 	const chunks = await api
-		.get(`/v3/documents/${encodeURIComponent(id)}/chunks`)
+		.get(apiPath`/v3/documents/${id}/chunks`)
 		.catch(() => ({ chunks: [] as { position: number; content: string }[] }))
 	return { document, chunks: chunks.chunks as { position: number; content: string }[] }
 }
@@ -36,15 +36,16 @@ export function DocumentDetail({ id }: { id: string }) {
 			setActionError(errorText(failure))
 		}
 	}
-	const retry = () =>
+	// Actions name the loaded record by its own id, not by the route's reference (a customId the writer chose).
+	const retry = (documentId: string) =>
 		act(async () => {
-			await api.post(`/v3/documents/${id}/retry`)
+			await api.post(apiPath`/v3/documents/${documentId}/retry`)
 			await reload()
 		})
-	const remove = () =>
+	const remove = (documentId: string) =>
 		act(async () => {
 			if (!confirm('Delete this document, its chunks and the memories only it supports?')) return
-			await api.delete(`/v3/documents/${id}`)
+			await api.delete(apiPath`/v3/documents/${documentId}`)
 			go('documents')
 		})
 
@@ -59,8 +60,8 @@ export function DocumentDetail({ id }: { id: string }) {
 		${document.summary ? html`<p class="summary" aria-label="Summary">${document.summary}</p>` : null}
 		<${ErrorBox} error=${document.error ? `Failed: ${document.error}` : null} />
 		<div class="actions">
-			${document.status === 'failed' ? html`<button type="button" onClick=${retry}>Retry</button>` : null}
-			<button type="button" class="danger" onClick=${remove}>Delete</button>
+			${document.status === 'failed' ? html`<button type="button" onClick=${() => retry(document.id)}>Retry</button>` : null}
+			<button type="button" class="danger" onClick=${() => remove(document.id)}>Delete</button>
 		</div>
 		<${ErrorBox} error=${actionError} />
 		<h2>Stages</h2>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { CopyButton, ErrorBox, Loading } from '../components/ui.ts'
-import { api, errorText } from '../lib/api.ts'
+import { api, apiPath, errorText } from '../lib/api.ts'
 import { when } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { useLoad } from '../lib/use-load.ts'
@@ -24,7 +24,7 @@ export function KeysPage({ principal }: PageProps) {
 		if (!confirm(`Revoke "${key.name}" (${key.prefix}…)? Requests with it are refused from now on.`)) return
 		setActionError(null)
 		try {
-			await api.delete(`/v3/keys/${key.id}`)
+			await api.delete(apiPath`/v3/keys/${key.id}`)
 			reload()
 		} catch (failure) {
 			setActionError(errorText(failure))

@@ -1,5 +1,5 @@
 import { ErrorBox, Loading, Stat } from '../components/ui.ts'
-import { api } from '../lib/api.ts'
+import { api, apiPath } from '../lib/api.ts'
 import { count } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { href } from '../lib/router.ts'
@@ -20,7 +20,7 @@ async function loadOverview(unrestricted: boolean): Promise<Overview> {
 		api.post('/v3/documents/list', { limit: 1 }),
 		api.get<{ memoryCount: number }[]>('/v3/container-tags/list'),
 		api.get('/v3/documents/processing'),
-		unrestricted ? api.get(`/v3/usage?since=${today}`) : Promise.resolve(null),
+		unrestricted ? api.get(apiPath`/v3/usage?since=${today}`) : Promise.resolve(null),
 	])
 	return {
 		documents: documents.totalCount,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import uPlot from 'uplot'
 import { ErrorBox, Loading } from '../components/ui.ts'
-import { api } from '../lib/api.ts'
+import { api, apiPath } from '../lib/api.ts'
 import { count } from '../lib/format.ts'
 import { html } from '../lib/html.ts'
 import { useLoad } from '../lib/use-load.ts'
@@ -72,7 +72,7 @@ function MetricChart({ metric, days, values }: { metric: string; days: string[];
 
 export function UsagePage(_: PageProps) {
 	const [since, setSince] = useState(defaultSince)
-	const { data, error } = useLoad(() => api.get<UsageReport>(`/v3/usage?since=${since}`), [since])
+	const { data, error } = useLoad(() => api.get<UsageReport>(apiPath`/v3/usage?since=${since}`), [since])
 	const days = data ? daysSince(data.since) : []
 	const series = (metric: string) =>
 		days.map((day) => data?.daily.find((row) => row.metric === metric && row.day === day)?.amount ?? 0)

@@ -2,6 +2,7 @@ import { badRequest } from '../errors.ts'
 import { newId, randomBase62 } from '../ids.ts'
 import type { ConnectionRecord } from '../plugins/connection-storage.ts'
 import type { AnyConnector, OAuth2Auth } from '../plugins/connector.ts'
+import { sameBrowser, startLink } from './browser-binding.ts'
 import type { ConnectorDeps } from './deps.ts'
 import { activate } from './lifecycle.ts'
 import { authorizationUrl, exchangeCode, GrantRefusedError, newCodeVerifier } from './oauth.ts'
@@ -52,13 +53,13 @@ export function pendingAuthorization(
 	const verifier = auth.pkce ? newCodeVerifier() : null
 	const expiresAt = Date.now() + AUTH_LINK_SECONDS * 1000
 	const state = sealState(deps.secrets, { ...input, nonce, expiresAt })
-	const authLink = authorizationUrl(auth, app, {
+	const providerUrl = authorizationUrl(auth, app, {
 		redirectUri: callbackUrl(input.baseUrl, input.provider),
 		state,
 		verifier,
 	})
 	return {
-		authLink,
+		authLink: startLink(deps, input.baseUrl, input.provider, providerUrl),
 		auth: {
 			nonce,
 			verifier: verifier ? deps.secrets.seal(verifier) : null,
@@ -85,13 +86,15 @@ export type CallbackOutcome =
 	| { ok: false; error: string; connection: ConnectionRecord | null }
 
 /**
- * The provider's redirect back: the state must be this service's, unexpired, unused and for this provider; the
- * code is exchanged (with the PKCE verifier) and the connection becomes active.
+ * The provider's redirect back: the state must be this service's, unexpired, unused and for this provider, and the
+ * browser the one that opened the link (`cookies`, its Cookie header); the code is exchanged (with the PKCE verifier)
+ * and the connection becomes active.
  */
 export async function completeAuthorization(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
 	query: { state?: string; code?: string; error?: string; error_description?: string },
+	cookies: string | null,
 ): Promise<CallbackOutcome> {
 	const auth = connector.auth
 	if (auth.type !== 'oauth2') throw badRequest('this provider does not use OAuth')
@@ -99,6 +102,10 @@ export async function completeAuthorization(
 	const state = openState(deps.secrets, query.state)
 	if (!state || state.provider !== connector.provider) throw badRequest('the state parameter is invalid')
 	if (state.expiresAt < Date.now()) throw badRequest('the authorization link expired; create the connection again')
+	// Refused before the state is used, so the browser that did open the link can still finish.
+	if (!sameBrowser(state, cookies)) {
+		throw badRequest('this authorization was started in another browser: open the authorization link in this one')
+	}
 	const pending = await deps.storage.connections.consumeAuth(state.orgId, state.connectionId, state.nonce)
 	if (!pending) throw badRequest('the state was already used, or its connection is gone')
 	const connection = (await deps.storage.connections.byId(state.connectionId))!

@@ -93,8 +93,9 @@ export function createDocumentService(deps: {
 			return document
 		},
 
-		async get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord> {
-			const document = await storage.documents.get(scope, idOrCustomId)
+		/** With `containerTags`, only a document of one of them (a restricted key's reach) is found. */
+		async get(scope: Scope, idOrCustomId: string, containerTags?: string[]): Promise<DocumentRecord> {
+			const document = await storage.documents.get(scope, idOrCustomId, containerTags)
 			if (!document) throw notFound('Document')
 			return document
 		},

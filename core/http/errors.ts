@@ -7,6 +7,10 @@ export function errorBody(error: string, details?: string): { error: string; det
 	return details === undefined ? { error } : { error, details }
 }
 
+/** The request's path, even when its url is not absolute (a malformed Host). */
+const pathOf = (request: Request) =>
+	URL.canParse(request.url) ? new URL(request.url).pathname : request.url.split('?')[0]
+
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
 	// The published client retries 408, 409 and 429 unless told not to; only a 429 gets better by waiting.
 	const retry: Record<string, string> = status < 500 && status !== 429 ? { 'x-should-retry': 'false' } : {}
@@ -48,10 +52,7 @@ export function errorHandling(logger: Logger) {
 		}
 		switch (code) {
 			case 'NOT_FOUND':
-				return jsonResponse(
-					404,
-					errorBody('Not found', `${request.method} ${new URL(request.url).pathname} is not a route`),
-				)
+				return jsonResponse(404, errorBody('Not found', `${request.method} ${pathOf(request)} is not a route`))
 			case 'PARSE':
 				return jsonResponse(400, errorBody('Invalid request body', 'the body could not be parsed (malformed JSON?)'))
 			default: {
@@ -61,7 +62,7 @@ export function errorHandling(logger: Logger) {
 				}
 				logger.error('unhandled error', {
 					method: request.method,
-					path: new URL(request.url).pathname,
+					path: pathOf(request),
 					error: error instanceof Error ? (error.stack ?? error.message) : String(error),
 				})
 				return jsonResponse(500, errorBody('Internal server error'))

@@ -160,8 +160,11 @@ export interface DocumentStore {
 	 * changed content resets it to `queued`. Metadata and other fields are always updated.
 	 */
 	upsert(scope: Scope, input: NewDocument): Promise<UpsertResult>
-	/** By id, or by customId when no id matches. */
-	get(scope: Scope, idOrCustomId: string): Promise<DocumentRecord | null>
+	/**
+	 * By id, or by customId when no id matches. With `containerTags`, only a document of one of them is found, in the
+	 * same query (what a key restricted to those tags may reach).
+	 */
+	get(scope: Scope, idOrCustomId: string, containerTags?: string[]): Promise<DocumentRecord | null>
 	/** The document of one container tag with that id, else with that customId. */
 	getInContainer(scope: Scope, containerTag: string, idOrCustomId: string): Promise<DocumentRecord | null>
 	getMany(scope: Scope, ids: string[]): Promise<DocumentRecord[]>

@@ -33,7 +33,11 @@ export function register({ server, deps, caller }: McpContext) {
 		},
 		(args) =>
 			guarded(deps, 'getDocument', async () => {
-				const document = await deps.documents.get(caller.scope, args.documentId)
+				const document = await deps.documents.get(
+					caller.scope,
+					args.documentId,
+					caller.principal.containerTags ?? undefined,
+				)
 				if (!mayUse(caller, document.containerTag)) throw notFound('Document')
 				const full = await deps.documents.text(document)
 				const content = full.slice(0, MAX_CONTENT_CHARS)

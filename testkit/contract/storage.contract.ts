@@ -370,6 +370,19 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect((await storage.documents.get(scope, 'twice'))?.id).toBe(inA.id)
 			})
 
+			it('looks a reference up among the given container tags only', async () => {
+				const scope = await newScope()
+				const inA = await add(scope, { containerTag: 'a', customId: 'shared' })
+				const inB = await add(scope, { containerTag: 'b', customId: 'shared' })
+				expect((await storage.documents.get(scope, 'shared'))?.id).toBe(inB.id)
+				expect((await storage.documents.get(scope, 'shared', ['a']))?.id).toBe(inA.id)
+				expect((await storage.documents.get(scope, 'shared', ['a', 'c']))?.id).toBe(inA.id)
+				expect(await storage.documents.get(scope, inB.id, ['a'])).toBeNull()
+				expect((await storage.documents.get(scope, inB.id, ['b']))?.id).toBe(inB.id)
+				expect(await storage.documents.get(scope, 'shared', ['c'])).toBeNull()
+				expect(await storage.documents.get(scope, 'shared', [])).toBeNull()
+			})
+
 			it('gets many by id, in the order asked, leaving unknown ids out', async () => {
 				const scope = await newScope()
 				const first = await add(scope)

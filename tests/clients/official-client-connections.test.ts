@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { github } from '../../connectors/github/index.ts'
 import { type ClientHarness, startClientHarness } from '../../testkit/client.ts'
+import { followAuthLink } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
 
 /** The published client's connections.* calls against a running server, GitHub served by the emulator. */
@@ -29,8 +30,7 @@ describe('official client: connections', () => {
 			metadata: { team: 'docs' },
 		})
 		expect(created.expiresIn).toBe('1 hour')
-		const consent = await fetch(created.authLink, { redirect: 'manual' })
-		const landed = await fetch(consent.headers.get('location')!)
+		const landed = await followAuthLink(created.authLink!)
 		expect(landed.status).toBe(200)
 
 		const listed = await client.connections.list({ containerTags: ['client'] })

@@ -3,7 +3,13 @@ import { github } from '../../connectors/github/index.ts'
 import type { GithubSettings } from '../../connectors/github/options.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { sealState } from '../../core/connectors/state.ts'
-import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import {
+	authorizeThroughEmulator,
+	landCallback,
+	openAuthLink,
+	providerUrlOf,
+	syncSettled,
+} from '../../testkit/connections.ts'
 import { syncHarness } from '../../testkit/connector-context.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
@@ -33,7 +39,7 @@ async function harness(driver: 'pglite' | 'postgres', emulator: GithubEmulator) 
 	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	/** Creates a connection and completes the OAuth flow through the emulator; returns its id. */
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
-		const { created, callback, landed } = await authorizeThroughEmulator(
+		const { created, callback, landed, cookie } = await authorizeThroughEmulator(
 			t,
 			'github',
 			{ containerTag: 'team', redirectUrl: 'https://app.example/connected', ...body },
@@ -45,7 +51,7 @@ async function harness(driver: 'pglite' | 'postgres', emulator: GithubEmulator) 
 		const id = created.body.id as string
 		// The first sync (nothing chosen yet) runs at once; later runs then start from a known state.
 		await settled(id, '', key)
-		return { id, callback, created: created.body }
+		return { id, callback, cookie, created: created.body }
 	}
 	const configure = async (id: string, key = t.key) => {
 		const since = new Date().toISOString()
@@ -81,8 +87,9 @@ describeEachDriver('GitHub connector', (driver) => {
 		const { id, created, callback } = await h.connect()
 		expect(created.expiresIn).toBe('1 hour')
 		expect(created.redirectsTo).toBe('https://app.example/connected')
-		const link = new URL(created.authLink)
+		const link = await providerUrlOf(t, created.authLink)
 		expect(link.searchParams.get('code_challenge_method')).toBe('S256')
+		expect(link.searchParams.get('prompt')).toBe('select_account')
 		expect(link.searchParams.get('redirect_uri')).toBe('http://localhost/v3/connections/auth/callback/github')
 		expect(callback.searchParams.get('code')).toBeTruthy()
 
@@ -191,6 +198,13 @@ describeEachDriver('GitHub connector', (driver) => {
 		// A verified duplicate is acknowledged (a provider redelivers anything else) and starts nothing.
 		expect(replayed.status).toBe(202)
 		expect(await replayed.json()).toEqual({ accepted: 0 })
+		// The delivery id is not signed: the same signed body under a new one is the same delivery, and starts nothing.
+		const renamed = await post({
+			...delivery,
+			headers: { ...delivery.headers, 'x-github-delivery': crypto.randomUUID() },
+		})
+		expect(renamed.status).toBe(202)
+		expect(await renamed.json()).toEqual({ accepted: 0 })
 	}, 60_000)
 
 	it('stops at documentLimit and says so in the sync run', async () => {
@@ -307,12 +321,13 @@ describeEachDriver('GitHub connector', (driver) => {
 		const secrets = t.service.services.connectorDeps.secrets
 		const pending = await t.json('POST', '/v3/connections/github', { containerTag: 'pending' })
 		const baseUrl = 'http://localhost'
+		const nonce = (await providerUrlOf(t, pending.body.authLink)).searchParams.get('state')!
 		const state = (over: Record<string, unknown>) =>
 			sealState(secrets, {
 				orgId: otherOrg,
 				connectionId: pending.body.id,
 				provider: 'github',
-				nonce: new URL(pending.body.authLink).searchParams.get('state')!,
+				nonce,
 				expiresAt: Date.now() + 60_000,
 				baseUrl,
 				...over,
@@ -329,10 +344,47 @@ describeEachDriver('GitHub connector', (driver) => {
 			expect(((await refused.json()) as any).error).toBeTruthy()
 		}
 		expect((await t.json('GET', `/v3/connections/${pending.body.id}`)).body.status).toBe('pending')
-		const { callback: used } = await h.connect({ containerTag: 'once' })
-		const again = await callback(used.search.slice(1))
+		const { callback: used, cookie } = await h.connect({ containerTag: 'once' })
+		const again = await landCallback(t, used, cookie)
 		expect(again.status).toBe(400)
 		expect(((await again.json()) as any).details).toContain('already used')
+	}, 60_000)
+
+	it("completes an authorization only in the browser that opened its link, never in another one's", async () => {
+		// Another organization creates a connection and hands its link's provider step to a victim, whose GitHub
+		// consents at once (the emulator does, as GitHub does for an application the user already authorized).
+		const other = await t.createKey('github-capture')
+		const created = await t.json('POST', '/v3/connections/github', { containerTag: 'loot' }, other)
+		const { providerUrl, cookie } = await openAuthLink(t, created.body.authLink)
+		expect(cookie).toMatch(/^sm_oauth_/)
+		const consent = await fetch(providerUrl, { redirect: 'manual' })
+		const callback = new URL(consent.headers.get('location')!)
+		for (const foreign of [null, `${cookie.split('=')[0]}=forged`, `sm_oauth_other=${cookie.split('=')[1]}`]) {
+			const refused = await landCallback(t, callback, foreign)
+			expect(refused.status).toBe(400)
+			expect(((await refused.json()) as { details: string }).details).toContain('started in another browser')
+		}
+		const still = await t.json('GET', `/v3/connections/${created.body.id}`, undefined, other)
+		expect(still.body).toMatchObject({ status: 'pending', email: null })
+		expect((await t.json('GET', `/v3/connections/${created.body.id}/resources`, undefined, other)).status).not.toBe(200)
+		// The browser that opened the link still finishes, once, and its cookie is cleared.
+		const landed = await landCallback(t, callback, cookie)
+		expect(landed.status).toBe(200)
+		expect(landed.headers.get('set-cookie')).toContain('Max-Age=0')
+		const started = await t.request(
+			'GET',
+			new URL(created.body.authLink).pathname + new URL(created.body.authLink).search,
+			{
+				key: null,
+			},
+		)
+		expect(started.headers.get('set-cookie')).toContain('HttpOnly')
+		expect(started.headers.get('set-cookie')).toContain('SameSite=Lax')
+		expect(started.headers.get('set-cookie')).toContain('Path=/v3/connections/auth/callback/github')
+		for (const link of ['forged', created.body.authLink.split('link=')[1].slice(0, -4)]) {
+			const refused = await t.request('GET', `/v3/connections/auth/start/github?link=${link}`, { key: null })
+			expect(refused.status).toBe(400)
+		}
 	}, 60_000)
 
 	it('refuses bad input with 4xx JSON: unknown provider, bad tags and limits, no OAuth application', async () => {
@@ -377,7 +429,7 @@ describe('GitHub connector: custom OAuth application', () => {
 			})
 			const created = await t.json('POST', '/v3/connections/github', { containerTag: 'custom' })
 			expect(created.status).toBe(200)
-			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-app')
+			expect((await providerUrlOf(t, created.body.authLink)).searchParams.get('client_id')).toBe('org-app')
 			const stored = await t.service.plugins.storage.connections.byId(created.body.id)
 			expect(stored?.app).not.toContain('org-app-secret')
 		} finally {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { gmail } from '../../connectors/gmail/index.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { renewSubscriptions } from '../../core/connectors/lifecycle.ts'
-import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { authorizeThroughEmulator, providerUrlOf, syncSettled } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
@@ -78,7 +78,7 @@ describeEachDriver('Gmail connector through the service', (driver) => {
 			{ labels: [projects] },
 		)
 		const { id, created, connection } = await h.connect()
-		const link = new URL(created.authLink)
+		const link = await providerUrlOf(t, created.authLink)
 		expect(link.searchParams.get('access_type')).toBe('offline')
 		expect(link.searchParams.get('prompt')).toBe('consent')
 		expect(link.searchParams.get('code_challenge_method')).toBe('S256')

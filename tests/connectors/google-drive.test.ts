@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { googleDrive } from '../../connectors/google-drive/index.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { renewSubscriptions } from '../../core/connectors/lifecycle.ts'
-import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { authorizeThroughEmulator, providerUrlOf, syncSettled } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GoogleEmulator, startGoogleEmulator } from '../../testkit/emulators/google.ts'
 import { addDriveRoutes, type Channel, type DriveEmulator } from '../../testkit/emulators/google-drive.ts'
@@ -105,7 +105,7 @@ describeEachDriver('Google Drive connector', (driver) => {
 			folder,
 		)
 		const { id, created, connection } = await h.connect()
-		const link = new URL(created.authLink)
+		const link = await providerUrlOf(t, created.authLink)
 		expect(link.origin).toBe(google.url)
 		expect(link.searchParams.get('access_type')).toBe('offline')
 		expect(link.searchParams.get('prompt')).toBe('consent')
@@ -348,7 +348,9 @@ describe('Google Drive connector: OAuth applications', () => {
 			})
 			const created = await t.json('POST', '/v3/connections/google-drive', { containerTag: 'custom' })
 			expect(created.status).toBe(200)
-			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-app.apps.googleusercontent.com')
+			expect((await providerUrlOf(t, created.body.authLink)).searchParams.get('client_id')).toBe(
+				'org-app.apps.googleusercontent.com',
+			)
 			const stored = await t.service.plugins.storage.connections.byId(created.body.id)
 			expect(stored?.app).not.toContain('org-secret')
 		} finally {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { notion } from '../../connectors/notion/index.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { createLogger, type Logger } from '../../core/index.ts'
-import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { authorizeLink, authorizeThroughEmulator, providerUrlOf, syncSettled } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { block, type NotionEmulator, startNotionEmulator } from '../../testkit/emulators/notion.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
@@ -93,7 +93,7 @@ describeEachDriver('Notion connector', (driver) => {
 
 	it('authorizes a public integration (Basic-auth exchange), imports shared pages and rows, refreshes a refused token', async () => {
 		const { id, created, connection } = await h.connect()
-		const link = new URL(created.authLink)
+		const link = await providerUrlOf(t, created.authLink)
 		expect(link.origin + link.pathname).toBe(`${emulator.url}/v1/oauth/authorize`)
 		expect(link.searchParams.get('owner')).toBe('user')
 		expect(link.searchParams.get('redirect_uri')).toBe('http://localhost/v3/connections/auth/callback/notion')
@@ -261,10 +261,8 @@ describe('Notion connector: OAuth applications', () => {
 			})
 			const created = await t.json('POST', '/v3/connections/notion', { containerTag: 'custom' })
 			expect(created.status).toBe(200)
-			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-notion-app')
-			const consent = await fetch(created.body.authLink, { redirect: 'manual' })
-			const callback = new URL(consent.headers.get('location')!)
-			const landed = await t.request('GET', `${callback.pathname}${callback.search}`, { key: null })
+			expect((await providerUrlOf(t, created.body.authLink)).searchParams.get('client_id')).toBe('org-notion-app')
+			const landed = (await authorizeLink(t, created.body.authLink)).landed
 			expect(landed.status).toBe(200)
 			expect(await landed.json()).toMatchObject({ success: true, connectionId: created.body.id })
 		} finally {

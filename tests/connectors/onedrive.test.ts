@@ -7,6 +7,7 @@ import { openSecrets } from '../../core/connectors/secrets.ts'
 import { PLUGIN_API_VERSION, type Plugin } from '../../core/index.ts'
 import { validatePlugins } from '../../core/plugins/registry.ts'
 import { connectorsFromEnv } from '../../server/connectors-from-env.ts'
+import { providerUrlOf } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GraphEmulator, MAX_SUBSCRIPTION_MINUTES, startGraphEmulator } from '../../testkit/emulators/graph.ts'
 import { MAX_FILE_BYTES, onedriveHarness } from '../../testkit/onedrive-harness.ts'
@@ -57,7 +58,7 @@ describeEachDriver('OneDrive connector', (driver) => {
 		const refreshesBefore = emulator.log.filter((line) => line === 'POST refresh').length
 
 		const { id, created, synced } = await h.connect('ada')
-		const link = new URL(created.authLink)
+		const link = await providerUrlOf(t, created.authLink)
 		expect(link.pathname).toBe('/common/oauth2/v2.0/authorize')
 		expect(link.searchParams.get('code_challenge_method')).toBe('S256')
 		expect(link.searchParams.get('scope')?.split(' ')).toEqual(['offline_access', 'User.Read', 'Files.ReadWrite.All'])
@@ -377,7 +378,7 @@ describe('OneDrive connector: applications and configuration', () => {
 			})
 			const created = await t.json('POST', '/v3/connections/onedrive', { containerTag: 'custom' })
 			expect(created.status).toBe(200)
-			expect(new URL(created.body.authLink).searchParams.get('client_id')).toBe('org-app')
+			expect((await providerUrlOf(t, created.body.authLink)).searchParams.get('client_id')).toBe('org-app')
 			const stored = await t.service.plugins.storage.connections.byId(created.body.id)
 			expect(stored?.app).not.toContain('org-app-secret')
 		} finally {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { github } from '../../connectors/github/index.ts'
+import { landCallback, openAuthLink } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
 import { describePostgres } from '../../testkit/postgres.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
@@ -34,9 +35,10 @@ describePostgres('Connector token refresh across processes (PostgreSQL)', () => 
 
 	it('two services on one database take turns: a rotated refresh token is never used twice', async () => {
 		const created = await a.json('POST', '/v3/connections/github', { containerTag: 'shared' })
-		const consent = await fetch(created.body.authLink, { redirect: 'manual' })
+		const { providerUrl, cookie } = await openAuthLink(a, created.body.authLink)
+		const consent = await fetch(providerUrl, { redirect: 'manual' })
 		const callback = new URL(consent.headers.get('location')!)
-		expect((await a.request('GET', `${callback.pathname}${callback.search}`, { key: null })).status).toBe(200)
+		expect((await landCallback(a, callback, cookie)).status).toBe(200)
 		const id = created.body.id as string
 		for (let i = 0; i < 200; i++) {
 			const run = (await a.json('GET', `/v3/connections/${id}`)).body.lastSyncRun

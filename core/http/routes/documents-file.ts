@@ -87,8 +87,8 @@ export function documentFileRoutes({ verify, files, documents }: RouteDeps) {
 		.get(
 			'/:id/file-url',
 			async ({ params, scope, request, principal }) => {
-				await visibleDocument(documents, principal, scope, params.id)
-				return files.signedUrl(scope, params.id, new URL(request.url).origin)
+				const document = await visibleDocument(documents, principal, scope, params.id)
+				return files.signedUrl(scope, document.id, new URL(request.url).origin)
 			},
 			{
 				params: t.Object({ id: t.String({ minLength: 1, maxLength: 255 }) }),

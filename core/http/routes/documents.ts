@@ -53,26 +53,30 @@ function positiveInt(value: number | string | undefined, field: string, fallback
 
 const detail = { tags: ['documents'] }
 
-/** A document the key may see: one of another container tag than a restricted key's is "not found". */
+/**
+ * A document the key may see, resolved once: a restricted key's reference (id or customId) is looked up among its
+ * tags' documents only, so one of another tag is "not found". Routes act on the returned record's id, never on the
+ * reference again: a customId resolved twice could name another document the second time.
+ */
 export async function visibleDocument(
 	documents: RouteDeps['documents'],
 	principal: Principal,
 	scope: Scope,
 	id: string,
 ): Promise<DocumentRecord> {
-	const document = await documents.get(scope, id)
+	const document = await documents.get(scope, id, principal.containerTags ?? undefined)
 	if (!canSeeTag(principal, document.containerTag)) throw notFound('Document')
 	return document
 }
 
-/** The ids a restricted key may delete, the rest reported as missing. */
+/** The documents a restricted key may delete, resolved once to their ids; the rest reported as missing. */
 async function visibleIds(documents: RouteDeps['documents'], principal: Principal, scope: Scope, ids: string[]) {
 	if (!isRestricted(principal)) return { ids, hidden: [] as string[] }
 	const visible: string[] = []
 	const hidden: string[] = []
 	for (const id of ids) {
-		const document = await documents.get(scope, id).catch(() => null)
-		if (document && canSeeTag(principal, document.containerTag)) visible.push(id)
+		const document = await visibleDocument(documents, principal, scope, id).catch(() => null)
+		if (document) visible.push(document.id)
 		else hidden.push(id)
 	}
 	return { ids: visible, hidden }
@@ -184,10 +188,10 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.patch(
 			'/:id',
 			async ({ params, body, scope, principal }) => {
-				await visibleDocument(documents, principal, scope, params.id)
+				const visible = await visibleDocument(documents, principal, scope, params.id)
 				const tag = singleTag(body)
 				if (tag !== undefined) assertTagAllowed(principal, tag)
-				const document = await documents.update(scope, params.id, { ...body, containerTag: tag })
+				const document = await documents.update(scope, visible.id, { ...body, containerTag: tag })
 				return { id: document.id, status: document.status }
 			},
 			{
@@ -200,8 +204,8 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.delete(
 			'/:id',
 			async ({ params, scope, set, principal }) => {
-				await visibleDocument(documents, principal, scope, params.id)
-				await documents.delete(scope, params.id)
+				const document = await visibleDocument(documents, principal, scope, params.id)
+				await documents.delete(scope, document.id)
 				set.status = 204
 			},
 			{
@@ -213,8 +217,8 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.post(
 			'/:id/retry',
 			async ({ params, scope, principal }) => {
-				await visibleDocument(documents, principal, scope, params.id)
-				const document = await documents.retry(scope, params.id)
+				const visible = await visibleDocument(documents, principal, scope, params.id)
+				const document = await documents.retry(scope, visible.id)
 				return { id: document.id, status: document.status }
 			},
 			{
@@ -229,8 +233,8 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.get(
 			'/:id/chunks',
 			async ({ params, scope, principal }) => {
-				await visibleDocument(documents, principal, scope, params.id)
-				const { document, chunks } = await documents.chunks(scope, params.id)
+				const visible = await visibleDocument(documents, principal, scope, params.id)
+				const { document, chunks } = await documents.chunks(scope, visible.id)
 				return { documentId: document.id, chunks: chunks.map(chunkOut), total: chunks.length }
 			},
 			{

@@ -5,6 +5,7 @@ import { parseQueryFilter } from '../filter-input.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { errorResponses } from '../schemas/common.ts'
 import { DocumentSearchBody, DocumentSearchResponse } from '../schemas/search.ts'
+import { visibleDocument } from './documents.ts'
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000
 
@@ -14,6 +15,9 @@ export function searchRoutes({ verify, documentSearch, documents, usage }: Route
 		async ({ body, scope, principal }) => {
 			const started = performance.now()
 			const tags = readTags(principal, body.containerTag ? [body.containerTag] : body.containerTags)
+			// Resolved as a document read is: another tag's document is "not found", exactly as an unknown one.
+			const docId =
+				body.docId === undefined ? undefined : (await visibleDocument(documents, principal, scope, body.docId)).id
 			await usage.assertWithinQuota(scope.orgId, 'searches')
 			usage.record(scope.orgId, 'searches')
 			const hits = await documentSearch(scope, {
@@ -26,7 +30,7 @@ export function searchRoutes({ verify, documentSearch, documents, usage }: Route
 				includeFullDocs: body.includeFullDocs ?? false,
 				includeSummary: body.includeSummary ?? false,
 				rerank: body.rerank ?? false,
-				docId: body.docId,
+				docId,
 				filepath: body.filepath,
 			})
 			const fullDocs = body.includeFullDocs

@@ -18,8 +18,23 @@ export async function findDocument(db: Db, scope: Scope, reference: string, lock
 	return row ?? null
 }
 
-export async function getDocument(db: Db, scope: Scope, reference: string): Promise<DocumentRecord | null> {
-	const row = await findDocument(db, scope, reference)
+/** As findDocument; with `containerTags`, among the documents of those tags only. */
+export async function getDocument(
+	db: Db,
+	scope: Scope,
+	reference: string,
+	containerTags?: string[],
+): Promise<DocumentRecord | null> {
+	if (containerTags === undefined) {
+		const row = await findDocument(db, scope, reference)
+		return row ? toDocument(row) : null
+	}
+	const [row] = await db.query<DocumentRow>(
+		`SELECT * FROM documents WHERE org_id = $1 AND (id = $2 OR custom_id = $2) AND container_tag = ANY($3::text[])
+		ORDER BY (id = $2) DESC, updated_at DESC, updated_seq DESC
+		LIMIT 1`,
+		[scope.orgId, reference, containerTags],
+	)
 	return row ? toDocument(row) : null
 }
 

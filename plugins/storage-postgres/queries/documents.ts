@@ -11,7 +11,7 @@ import { upsertDocument } from './document-upsert.ts'
 export function documentStore(db: () => Db): DocumentStore {
 	return {
 		upsert: (scope, input) => upsertDocument(db(), scope, input),
-		get: (scope, reference) => getDocument(db(), scope, reference),
+		get: (scope, reference, containerTags) => getDocument(db(), scope, reference, containerTags),
 		getInContainer: (scope, tag, reference) => getDocumentInContainer(db(), scope, tag, reference),
 		getMany: (scope, ids) => getDocuments(db(), scope, ids),
 		update: (scope, reference, patch) => updateDocument(db(), scope, reference, patch),
