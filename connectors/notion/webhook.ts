@@ -28,6 +28,9 @@ function parseDelivery(request: WebhookRequest): Delivery | null {
 /** Events about content the connector imports; comments and file uploads are not imported. */
 const SYNCING = /^(page|database|data_source)\./
 
+/** Notion's verification tokens: `secret_` and a few dozen letters and digits (developers.notion.com, webhooks). */
+const VERIFICATION_TOKEN_FORM = /^secret_[A-Za-z0-9_-]{16,128}$/
+
 /**
  * Notion's webhooks: one subscription per integration, made in its settings. Notion first POSTs a verification
  * token, which the operator pastes back there (it is logged for that) and configures here
@@ -49,10 +52,17 @@ export function notionWebhook(options: {
 		handshake(request) {
 			const body = parse(request)
 			if (typeof body?.verification_token !== 'string' || body.type !== undefined) return null
+			// Anyone can send this: only a token of Notion's form is logged, and it is trusted only once Notion accepts it.
+			if (!VERIFICATION_TOKEN_FORM.test(body.verification_token)) {
+				return Response.json(
+					{ error: 'Invalid notification', details: 'verification_token is not of the form Notion sends' },
+					{ status: 400 },
+				)
+			}
 			options
 				.logger()
 				.warn(
-					"Notion sent a webhook verification token: paste it into the integration's Webhooks settings to verify the subscription, and set NOTION_WEBHOOK_VERIFICATION_TOKEN to it so deliveries are accepted",
+					"Notion sent a webhook verification token: paste it into the integration's Webhooks settings; only once Notion accepts it there, set NOTION_WEBHOOK_VERIFICATION_TOKEN to it so deliveries are accepted",
 					{ verificationToken: body.verification_token },
 				)
 			return Response.json({ received: true })

@@ -155,12 +155,18 @@ describeEachDriver('Notion connector', (driver) => {
 		expect((await t.json('GET', `/v3/documents/${item.documentId}`)).status).toBe(404)
 	}, 60_000)
 
-	it('answers the verification handshake, syncs on signed page events, refuses forged or replayed ones', async () => {
+	it('answers the verification handshake, syncs on signed page events, refuses forged ones, acknowledges replays', async () => {
 		const handshake = await h.webhook(emulator.handshake(VERIFICATION_TOKEN))
 		expect(handshake.status).toBe(200)
 		expect(h.warnings.find((w) => w.message.includes('verification token'))?.fields).toEqual({
 			verificationToken: VERIFICATION_TOKEN,
 		})
+		// Anyone can send a handshake: a token not of Notion's form (here 1 MB of it) is refused and never logged.
+		const warned = h.warnings.length
+		const flood = await h.webhook(emulator.handshake(`secret_${'x'.repeat(1_000_000)}`))
+		expect(flood.status).toBe(400)
+		expect((await h.webhook(emulator.handshake('trust me'))).status).toBe(400)
+		expect(h.warnings.length).toBe(warned)
 		const { id } = await h.connect({ containerTag: 'hooks' })
 		const runs = async () => (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length
 		const count = await runs()
@@ -175,7 +181,10 @@ describeEachDriver('Notion connector', (driver) => {
 			entityId: 'x',
 			workspaceId: 'another-workspace',
 		})
-		expect((await h.webhook(elsewhere)).status).toBe(401)
+		// Verified (signed with the integration's token) but for no connection here: acknowledged, nothing done.
+		const unknown = await h.webhook(elsewhere)
+		expect(unknown.status).toBe(202)
+		expect(((await unknown.json()) as { accepted: number }).accepted).toBe(0)
 		const comment = await h.webhook(
 			await emulator.delivery(VERIFICATION_TOKEN, { type: 'comment.created', entityId: 'x' }),
 		)
@@ -193,9 +202,13 @@ describeEachDriver('Notion connector', (driver) => {
 		const synced = await h.settled(id, since)
 		expect(synced.lastSyncRun.trigger).toBe('webhook')
 		expect((await h.items(id)).some((item) => item.externalId === added)).toBe(true)
+		// A verified redelivery is acknowledged (Notion retries anything else) and starts nothing.
+		const before = await runs()
 		const replayed = await h.webhook(delivery)
-		expect(replayed.status).toBe(401)
-		expect(((await replayed.json()) as { details: string }).details).toContain('replay')
+		expect(replayed.status).toBe(202)
+		expect(((await replayed.json()) as { accepted: number }).accepted).toBe(0)
+		await Bun.sleep(500)
+		expect(await runs()).toBe(before)
 	}, 60_000)
 
 	it('stops at documentLimit and says so in the sync run', async () => {
