@@ -108,6 +108,10 @@ export function createConnectionService(deps: ConnectorDeps) {
 
 		async create(scope: Scope, provider: string, input: CreateConnectionInput, baseUrl: string) {
 			const connector = connectorFor(deps, provider)
+			// Checked here, not after the provider's callback has activated the connection.
+			if (input.redirectUrl !== undefined && !/^https?:$/.test(URL.parse(input.redirectUrl)?.protocol ?? '')) {
+				throw badRequest('redirectUrl: must be an absolute http(s) URL')
+			}
 			if (connector.validateMetadata) {
 				try {
 					await connector.validateMetadata(input.metadata ?? {})

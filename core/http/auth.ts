@@ -46,8 +46,10 @@ export function bearerAuth(verify: (key: string) => Promise<Principal | null>) {
 	return (
 		new Elysia()
 			// Routes without a body have no parse stage: here their key is checked. Then the one rule for text.
-			.derive({ as: 'scoped' }, async ({ request, params, query, body }) => {
+			.derive({ as: 'scoped' }, async ({ request, params, query, body, set }) => {
 				const principal = await principalOf(request, verify)
+				// An answer for one key's organization is never kept by a shared or browser cache.
+				set.headers['cache-control'] = 'no-store'
 				assertRequestStorable({ params, query, body })
 				return { principal, scope: { orgId: principal.orgId } }
 			})

@@ -28,6 +28,9 @@ export function httpFrame(options: FrameOptions) {
 		new Elysia({ normalize: false })
 			.use(errorHandling(options.logger))
 			.onRequest((context) => {
+				context.set.headers['x-content-type-options'] = 'nosniff'
+				// No page of this service (Swagger UI included) is meant to be shown inside another site's frame.
+				context.set.headers['x-frame-options'] = 'DENY'
 				// A request whose Host Bun cannot parse has only its path as url: refused before anything builds a URL of it.
 				if (!URL.canParse(context.request.url)) {
 					throw new HttpError(400, 'Bad request', 'the Host header is missing or malformed')

@@ -41,7 +41,8 @@ export function settingsFields(settingsKeys: readonly string[]): string[] {
 
 /** Secrets are shown only as their last four characters. */
 export function maskSecret(secret: string): string {
-	return `****${secret.slice(-4)}`
+	// A short secret shows nothing of itself: its last four would be most or all of it.
+	return secret.length >= 12 ? `****${secret.slice(-4)}` : '****'
 }
 
 export function orgSlug(name: string): string {

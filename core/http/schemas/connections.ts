@@ -13,7 +13,14 @@ export const CreateConnectionBody = t.Object(
 				}),
 			),
 		),
-		redirectUrl: t.Optional(t.String({ format: 'uri', error: 'must be an absolute URL' })),
+		redirectUrl: t.Optional(
+			t.String({
+				format: 'uri',
+				pattern: '^[hH][tT][tT][pP][sS]?://[^\\s/?#]+',
+				maxLength: 2048,
+				error: 'must be an absolute http(s) URL',
+			}),
+		),
 	},
 	{ description: 'A new connection; OAuth providers answer with the link the user authorizes at' },
 )
