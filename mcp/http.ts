@@ -98,6 +98,22 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 		return { token, clientId: principal.keyId, scopes: [], extra: { caller } }
 	}
 
+	/**
+	 * A JSON-RPC batch is as many requests as it holds: each message after the first spends the key's rate limit too
+	 * (verify answers 429 once it is spent), so a batch cannot run hundreds of tool calls for one request's price.
+	 */
+	async function chargeBatch(request: Request, token: string) {
+		if (request.method !== 'POST') return
+		let messages: unknown
+		try {
+			messages = JSON.parse(await request.clone().text())
+		} catch {
+			return // the SDK answers the parse error
+		}
+		if (!Array.isArray(messages)) return
+		for (let i = 1; i < messages.length; i++) await options.verify(token)
+	}
+
 	const hidden = { detail: { hide: true } }
 	return new Elysia({ name: 'mcp' })
 		.get(METADATA_PATH, ({ request }) => metadata(request), hidden)
@@ -107,6 +123,7 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 			async ({ request }) => {
 				checkHostAndOrigin(request)
 				const authInfo = await authenticate(request)
+				await chargeBatch(request, authInfo.token)
 				return handler.fetch(request, { authInfo })
 			},
 			// The SDK reads the body itself.
