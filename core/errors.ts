@@ -1,5 +1,8 @@
-/** An error a user can act on. Routes turn it into `{ error, details }` with its status; nothing else leaks. */
-export class HttpError extends Error {
+/**
+ * An error a user can act on, thrown by services, the connector runtime and storage alike. Its status is the HTTP one
+ * the REST API answers with (`{ error, details }`; nothing else leaks); MCP turns it into a tool error.
+ */
+export class ServiceError extends Error {
 	constructor(
 		readonly status: number,
 		message: string,
@@ -11,8 +14,8 @@ export class HttpError extends Error {
 	}
 }
 
-export const badRequest = (details: string) => new HttpError(400, 'Invalid request parameters', details)
-export const notFound = (what: string) => new HttpError(404, `${what} not found`)
+export const badRequest = (details: string) => new ServiceError(400, 'Invalid request parameters', details)
+export const notFound = (what: string) => new ServiceError(404, `${what} not found`)
 
 /** A configuration or startup problem: the process prints the message and exits, without a stack trace. */
 export class StartupError extends Error {}

@@ -3,7 +3,7 @@ import type { Principal } from '../core/auth/verifier.ts'
 import { DEFAULT_CONTAINER_TAG } from '../core/documents/service.ts'
 import { CONTAINER_TAG_PATTERN } from '../core/domain/container-tag.ts'
 import type { Scope } from '../core/domain/types.ts'
-import { HttpError } from '../core/errors.ts'
+import { ServiceError } from '../core/errors.ts'
 
 const TAG_PATTERN = new RegExp(CONTAINER_TAG_PATTERN)
 
@@ -41,7 +41,7 @@ export function callerOf(principal: Principal, headers: Headers): McpCaller {
 export function resolveTag(caller: McpCaller, requested?: string): string {
 	const tag = requested?.trim() || caller.defaultTag
 	if (tag.length > 100 || !TAG_PATTERN.test(tag)) {
-		throw new HttpError(
+		throw new ServiceError(
 			400,
 			'Invalid request parameters',
 			`containerTag "${tag}" must be 1 to 100 characters of letters, digits, "_", ":" or "-"`,

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server'
 import { Elysia } from 'elysia'
 import type { Principal } from '../core/auth/verifier.ts'
-import { HttpError } from '../core/errors.ts'
+import { ServiceError } from '../core/errors.ts'
 import { callerOf, type McpCaller } from './caller.ts'
 import type { McpDeps } from './deps.ts'
 import { createMemoryMcpServer } from './server.ts'
@@ -59,7 +59,7 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 		if (!hosts.includes('*')) {
 			const host = validateHostHeader(request.headers.get('host'), hosts)
 			if (!host.ok) {
-				throw new HttpError(
+				throw new ServiceError(
 					403,
 					'Host not allowed',
 					`${host.message}; add the host name to MEMORY_MCP_ALLOWED_HOSTS (or set MEMORY_PUBLIC_URL) to serve MCP under it`,
@@ -69,7 +69,7 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 		if (!origins.includes('*')) {
 			const origin = validateOriginHeader(request.headers.get('origin'), origins)
 			if (!origin.ok) {
-				throw new HttpError(
+				throw new ServiceError(
 					403,
 					'Origin not allowed',
 					`${origin.message}; add the origin's host name to MEMORY_MCP_ALLOWED_ORIGINS to allow browsers on it`,
@@ -82,7 +82,7 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 		const challenge = `resource_metadata="${base(request)}${METADATA_PATH}/mcp"`
 		const header = request.headers.get('authorization')
 		if (!header) {
-			throw new HttpError(401, 'Unauthorized', 'Missing Authorization header (expected "Bearer <api key>")', {
+			throw new ServiceError(401, 'Unauthorized', 'Missing Authorization header (expected "Bearer <api key>")', {
 				'www-authenticate': `Bearer ${challenge}`,
 			})
 		}
@@ -90,7 +90,7 @@ export function mcpRoutes(deps: McpDeps, options: McpHttpOptions) {
 		const principal = token ? await options.verify(token) : null
 		if (!token || !principal) {
 			const details = token ? 'Invalid or revoked API key' : 'Authorization header must be "Bearer <api key>"'
-			throw new HttpError(401, 'Unauthorized', details, {
+			throw new ServiceError(401, 'Unauthorized', details, {
 				'www-authenticate': `Bearer error="invalid_token", error_description="${details.replaceAll('"', "'")}", ${challenge}`,
 			})
 		}

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { HttpError } from '../../core/errors.ts'
+import { ServiceError } from '../../core/errors.ts'
 import type { ConsoleAsset, ConsoleBundle } from './bundle.ts'
 
 /** Only this origin: the console loads nothing from anywhere else and talks only to this service. */
@@ -37,7 +37,7 @@ export function consoleRoutes(bundle: ConsoleBundle) {
 				'/console/:name',
 				async ({ params, request }) => {
 					const asset = (await bundle.assets()).get(params.name)
-					if (!asset) throw new HttpError(404, 'Not found', `the console has no file ${params.name}`)
+					if (!asset) throw new ServiceError(404, 'Not found', `the console has no file ${params.name}`)
 					return serve(asset, request)
 				},
 				{ ...hidden, params: t.Object({ name: t.String({ maxLength: 200 }) }) },

@@ -1,4 +1,4 @@
-import { badRequest, HttpError } from '../errors.ts'
+import { badRequest, ServiceError } from '../errors.ts'
 import type { Principal } from './verifier.ts'
 
 /**
@@ -6,7 +6,7 @@ import type { Principal } from './verifier.ts'
  * Writes to or explicit reads of another tag are refused with 403; a record of another tag reached by its id looks
  * exactly like one that does not exist (404), as another organization's does.
  */
-const forbidden = (details: string) => new HttpError(403, 'Forbidden', details)
+const forbidden = (details: string) => new ServiceError(403, 'Forbidden', details)
 
 function restrictedTo(principal: Principal): string {
 	return (principal.containerTags ?? []).join(', ')

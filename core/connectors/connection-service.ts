@@ -1,5 +1,5 @@
 import type { Scope } from '../domain/types.ts'
-import { badRequest, HttpError, notFound } from '../errors.ts'
+import { badRequest, notFound, ServiceError } from '../errors.ts'
 import type { ConnectionRecord, SyncRunRecord } from '../plugins/connection-storage.ts'
 import type { AnyConnector, SyncContext } from '../plugins/connector.ts'
 import { applicationFor, newConnectionId, pendingAuthorization } from './authorize.ts'
@@ -245,7 +245,7 @@ export function createConnectionService(deps: ConnectorDeps) {
 			const connector = connectorFor(deps, connection.provider)
 			const spec = connector.resources
 			if (!spec) {
-				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to choose from`)
+				throw new ServiceError(501, 'Not implemented', `${connector.displayName} has no resources to choose from`)
 			}
 			return withAuthorized(connector, connection, (ctx) => spec.list(ctx, query))
 		},
@@ -255,13 +255,13 @@ export function createConnectionService(deps: ConnectorDeps) {
 			const connector = connectorFor(deps, connection.provider)
 			const spec = connector.resources
 			if (!spec) {
-				throw new HttpError(501, 'Not implemented', `${connector.displayName} has no resources to configure`)
+				throw new ServiceError(501, 'Not implemented', `${connector.displayName} has no resources to configure`)
 			}
 			let settings: Record<string, unknown>
 			try {
 				settings = await withAuthorized(connector, connection, (ctx) => spec.configure(ctx, resources))
 			} catch (error) {
-				if (error instanceof HttpError) throw error
+				if (error instanceof ServiceError) throw error
 				throw badRequest((error as Error).message)
 			}
 			await storage.connections.update(connection.id, { settings })
@@ -279,11 +279,11 @@ export function createConnectionService(deps: ConnectorDeps) {
 		async sync(scope: Scope, id: string) {
 			const connection = await owned(scope, id)
 			if (connection.status !== 'active') {
-				throw new HttpError(409, 'Conflict', `the connection is ${connection.status}: authorize it first`)
+				throw new ServiceError(409, 'Conflict', `the connection is ${connection.status}: authorize it first`)
 			}
 			const [last] = await storage.connections.runs(scope, id, 1)
 			if (last?.status === 'running')
-				throw new HttpError(409, 'Conflict', 'a sync of this connector is already running')
+				throw new ServiceError(409, 'Conflict', 'a sync of this connector is already running')
 			await enqueueSync(deps, id, 'manual')
 			return { id, status: 'queued' as const }
 		},

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import type { AnyConnector } from '../plugins/connector.ts'
 import type { ConnectorDeps } from './deps.ts'
 
@@ -7,7 +7,7 @@ export function connectorFor(deps: Pick<ConnectorDeps, 'connectors'>, provider: 
 	const connector = deps.connectors.get(provider)
 	if (connector) return connector
 	const known = [...deps.connectors.keys()].sort()
-	throw new HttpError(
+	throw new ServiceError(
 		404,
 		'Provider not found',
 		`no connector serves "${provider}"; known providers: ${known.length > 0 ? known.join(', ') : 'none'}`,

@@ -1,4 +1,4 @@
-import type { HttpError } from '../errors.ts'
+import type { ServiceError } from '../errors.ts'
 import type { JobAttempt } from '../jobs/queue.ts'
 import type { ConnectionRecord, SyncCounts, SyncErrorCode } from '../plugins/connection-storage.ts'
 import type { AnyConnector, SyncContext } from '../plugins/connector.ts'
@@ -13,7 +13,7 @@ import { type ListingDoubts, reconcile } from './reconcile.ts'
 import { leaseRetrySeconds, takeLease } from './sync-lease.ts'
 import { upsertBatch } from './upsert-batch.ts'
 
-const refusal = (error: HttpError) => (error.details ? `${error.message}: ${error.details}` : error.message)
+const refusal = (error: ServiceError) => (error.details ? `${error.message}: ${error.details}` : error.message)
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 function errorCodeOf(error: unknown): SyncErrorCode {

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import type { ConnectionRecord, SyncCounts } from '../plugins/connection-storage.ts'
 import type { ExternalDocument } from '../plugins/connector.ts'
 import { applyUpsert } from './apply-event.ts'
@@ -8,8 +8,8 @@ import type { ConnectorDeps } from './deps.ts'
 export const UPSERT_BATCH = 8
 
 /** The service refused this one item (an unsupported file type, a file over the size limit): the run goes on. */
-export const isRefusedItem = (error: unknown): error is HttpError =>
-	error instanceof HttpError && [400, 413, 415, 422].includes(error.status)
+export const isRefusedItem = (error: unknown): error is ServiceError =>
+	error instanceof ServiceError && [400, 413, 415, 422].includes(error.status)
 
 /**
  * Upserts held until a batch is full, or until anything else must follow them (a delete, a reconciliation, a
@@ -20,7 +20,7 @@ export function upsertBatch(
 	deps: ConnectorDeps,
 	connection: ConnectionRecord,
 	counts: SyncCounts,
-	refused: (externalId: string, error: HttpError) => Promise<void>,
+	refused: (externalId: string, error: ServiceError) => Promise<void>,
 	settled?: (externalId: string) => Promise<void>,
 ) {
 	let pending: ExternalDocument[] = []

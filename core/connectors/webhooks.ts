@@ -1,10 +1,10 @@
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import { DEFAULT_WEBHOOK_BODY_BYTES, DEFAULT_WEBHOOK_ROUTE_KEYS, type WebhookRequest } from '../plugins/connector.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
 import { connectorFor } from './providers.ts'
 
-const refused = (details: string) => new HttpError(401, 'Webhook refused', details)
+const refused = (details: string) => new ServiceError(401, 'Webhook refused', details)
 
 /**
  * One provider's notification: bounded in size and in the subscriptions it may name, checked against the provider's
@@ -15,12 +15,12 @@ const refused = (details: string) => new HttpError(401, 'Webhook refused', detai
 /** The largest body the provider's notifications may have (404 for a provider without webhooks). */
 export function webhookBodyLimit(deps: ConnectorDeps, provider: string): number {
 	const webhook = connectorFor(deps, provider).webhook
-	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
+	if (!webhook) throw new ServiceError(404, 'Not found', `the ${provider} connector takes no webhooks`)
 	return webhook.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES
 }
 
 const bodyTooLarge = (provider: string, bytes: number | null, limit: number) =>
-	new HttpError(
+	new ServiceError(
 		413,
 		'Payload too large',
 		`the body is ${bytes === null ? 'over the limit' : `${bytes} bytes`}; ${provider} notifications take ${limit}`,
@@ -57,11 +57,11 @@ export async function receiveWebhook(
 ): Promise<Response | { accepted: number }> {
 	const connector = connectorFor(deps, provider)
 	const webhook = connector.webhook
-	if (!webhook) throw new HttpError(404, 'Not found', `the ${provider} connector takes no webhooks`)
+	if (!webhook) throw new ServiceError(404, 'Not found', `the ${provider} connector takes no webhooks`)
 	const maxBytes = webhook.maxBodyBytes ?? DEFAULT_WEBHOOK_BODY_BYTES
 	const bytes = Buffer.byteLength(request.body)
 	if (bytes > maxBytes) {
-		throw new HttpError(
+		throw new ServiceError(
 			413,
 			'Payload too large',
 			`the body is ${bytes} bytes; ${provider} notifications take ${maxBytes}`,
@@ -73,7 +73,7 @@ export async function receiveWebhook(
 	const routeKeys = [...new Set(webhook.routeKeys(request))]
 	const maxKeys = webhook.maxRouteKeys ?? DEFAULT_WEBHOOK_ROUTE_KEYS
 	if (routeKeys.length > maxKeys) {
-		throw new HttpError(
+		throw new ServiceError(
 			400,
 			'Invalid notification',
 			`the notification names ${routeKeys.length} subscriptions; ${provider} sends at most ${maxKeys}`,

@@ -1,6 +1,6 @@
 import type { DocumentService } from '../documents/service.ts'
 import type { Scope } from '../domain/types.ts'
-import { badRequest, HttpError, notFound } from '../errors.ts'
+import { badRequest, notFound, ServiceError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
@@ -66,7 +66,7 @@ export function createContainerService(deps: {
 			const found = new Set(await storage.containers.existing(scope, sources))
 			const missing = sources.filter((tag) => !found.has(tag))
 			if (missing.length > 0)
-				throw new HttpError(404, 'Container tag not found', `unknown containerTags: ${missing.join(', ')}`)
+				throw new ServiceError(404, 'Container tag not found', `unknown containerTags: ${missing.join(', ')}`)
 			const merge = await storage.containers.createMerge(scope, { id: newId(), targetTag: target, sourceTags: sources })
 			await queue.enqueueContainerJob({ kind: 'merge', orgId: scope.orgId, mergeId: merge.id })
 			return merge

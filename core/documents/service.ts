@@ -1,5 +1,5 @@
 import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
-import { HttpError, notFound } from '../errors.ts'
+import { notFound, ServiceError } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
 import type { FileStore } from '../plugins/files.ts'
@@ -128,7 +128,7 @@ export function createDocumentService(deps: {
 			const document = await storage.documents.get(scope, idOrCustomId)
 			if (!document) throw notFound('Document')
 			if (document.status !== 'failed') {
-				throw new HttpError(409, 'Conflict', `only a failed document can be retried; this one is ${document.status}`)
+				throw new ServiceError(409, 'Conflict', `only a failed document can be retried; this one is ${document.status}`)
 			}
 			const stages = document.stages.filter((stage) => stage.outcome === 'ok')
 			await storage.documents.setProgress(document.id, {

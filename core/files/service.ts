@@ -1,6 +1,6 @@
 import type { DocumentService } from '../documents/service.ts'
 import type { DocumentRecord, Metadata, Scope } from '../domain/types.ts'
-import { badRequest, HttpError } from '../errors.ts'
+import { badRequest, ServiceError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../logger.ts'
 import { detectFile } from '../pipeline/extract/detect.ts'
@@ -64,7 +64,7 @@ export function createFileService(deps: {
 			if (detection.problem === 'empty') throw badRequest('file: the file is empty')
 			if (detection.problem === 'fileType') throw badRequest(detection.message)
 			const error = detection.problem === 'mislabelled' ? 'File type does not match its label' : 'Unsupported file type'
-			throw new HttpError(415, error, detection.message)
+			throw new ServiceError(415, error, detection.message)
 		}
 		let metadata = rest.metadata
 		if (metadataFields && metadataFields.length > 0) {
@@ -121,7 +121,7 @@ export function createFileService(deps: {
 		/** A fresh URL serving the document's original for 24 hours. */
 		async signedUrl(scope: Scope, idOrCustomId: string, origin: string): Promise<{ url: string; expiresAt: string }> {
 			const document = await documents.get(scope, idOrCustomId)
-			if (!document.file) throw new HttpError(404, 'Document has no file', 'only uploaded files have an original')
+			if (!document.file) throw new ServiceError(404, 'Document has no file', 'only uploaded files have an original')
 			const expires = now() + FILE_URL_LIFETIME_SECONDS
 			const signature = signer.sign(document.id, document.file.key, expires)
 			const base = deps.publicUrl ?? origin
@@ -145,6 +145,6 @@ export function createFileService(deps: {
 
 export type FileService = ReturnType<typeof createFileService>
 
-export function uploadTooLarge(size: number, limit: number): HttpError {
-	return new HttpError(413, 'Payload too large', `the file is ${size} bytes; the upload limit is ${limit} bytes`)
+export function uploadTooLarge(size: number, limit: number): ServiceError {
+	return new ServiceError(413, 'Payload too large', `the file is ${size} bytes; the upload limit is ${limit} bytes`)
 }

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { Principal } from '../auth/verifier.ts'
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import { assertRequestStorable } from './guards/text-rule.ts'
 
-const unauthorized = (details: string) => new HttpError(401, 'Unauthorized', details)
+const unauthorized = (details: string) => new ServiceError(401, 'Unauthorized', details)
 
 /** Each request's key is verified once (verify also spends its rate limit), whichever stage asks first. */
 const verified = new WeakMap<Request, Promise<Principal>>()

@@ -1,5 +1,5 @@
 import { Elysia, ValidationError } from 'elysia'
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import { issuesOf, isV5Path, V5ValidationError, validationBody } from './v5/errors.ts'
 
@@ -40,8 +40,8 @@ export function errorHandling(logger: Logger) {
 	return new Elysia({ name: 'error-handling' }).onError({ as: 'global' }, ({ code, error: raised, request }) => {
 		// Elysia wraps whatever a body parser throws; our own parser throws HttpErrors worth keeping.
 		const cause = (raised as { cause?: unknown }).cause
-		const error = code === 'PARSE' && cause instanceof HttpError ? cause : raised
-		if (error instanceof HttpError) {
+		const error = code === 'PARSE' && cause instanceof ServiceError ? cause : raised
+		if (error instanceof ServiceError) {
 			return jsonResponse(error.status, errorBody(error.message, error.details), error.headers)
 		}
 		if (error instanceof V5ValidationError) return jsonResponse(400, validationBody(error.issues))

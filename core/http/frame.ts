@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import { rememberAddress } from './client-address.ts'
 import { apiDocs, v5ApiDocs } from './docs.ts'
@@ -33,7 +33,7 @@ export function httpFrame(options: FrameOptions) {
 				context.set.headers['x-frame-options'] = 'DENY'
 				// A request whose Host Bun cannot parse has only its path as url: refused before anything builds a URL of it.
 				if (!URL.canParse(context.request.url)) {
-					throw new HttpError(400, 'Bad request', 'the Host header is missing or malformed')
+					throw new ServiceError(400, 'Bad request', 'the Host header is missing or malformed')
 				}
 				checkDeclaredSize(context.request, options)
 				const original = context.request

@@ -1,6 +1,6 @@
 import type { MemoryRecord } from '../domain/memory.ts'
 import type { Scope } from '../domain/types.ts'
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { EmbedderPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
@@ -23,12 +23,12 @@ export async function forgetOne(
 	input: { containerTag: string; id?: string; content?: string; reason?: string },
 ): Promise<string> {
 	const memory = await findMemory(deps, scope, input.containerTag, input)
-	if (memory.isForgotten) throw new HttpError(409, 'Memory already forgotten', `memory ${memory.id} is forgotten`)
+	if (memory.isForgotten) throw new ServiceError(409, 'Memory already forgotten', `memory ${memory.id} is forgotten`)
 	const changed = await deps.storage.memories.forget(scope, input.containerTag, [memory.id], {
 		reason: input.reason ?? null,
 		batchId: null,
 	})
-	if (changed.length === 0) throw new HttpError(409, 'Memory already forgotten', `memory ${memory.id} is forgotten`)
+	if (changed.length === 0) throw new ServiceError(409, 'Memory already forgotten', `memory ${memory.id} is forgotten`)
 	return memory.id
 }
 

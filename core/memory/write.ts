@@ -1,6 +1,6 @@
 import type { MemoryRecord } from '../domain/memory.ts'
 import type { Metadata, Scope } from '../domain/types.ts'
-import { HttpError, notFound } from '../errors.ts'
+import { notFound, ServiceError } from '../errors.ts'
 import { newId } from '../ids.ts'
 import type { FormationPlan, NewMemory } from '../plugins/memory-storage.ts'
 import { factsOf } from './facts.ts'
@@ -130,7 +130,7 @@ export async function updateMemory(deps: FormationDeps, scope: Scope, input: Upd
 		(context): FormationPlan => {
 			// Read again inside the formation lock: a concurrent update may have replaced it meanwhile.
 			const latest = context.memories.find((memory) => memory.id === current.id)
-			if (!latest?.isLatest) throw new HttpError(409, 'The memory changed while it was updated; try again')
+			if (!latest?.isLatest) throw new ServiceError(409, 'The memory changed while it was updated; try again')
 			const metadata = withTemporalContext(
 				input.metadata !== undefined ? input.metadata : latest.metadata,
 				input.temporalContext,

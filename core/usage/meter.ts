@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 import type { Logger } from '../logger.ts'
 import type { Quota, Storage, UsageEntry } from '../plugins/storage.ts'
 
@@ -95,7 +95,7 @@ export function createUsageMeter(deps: { storage: Storage; logger: Logger; flush
 			if (!quota) return
 			const used = (totals.get(metric) ?? 0) + unflushed(orgId, metric, periodStart(quota.period, new Date()))
 			if (used >= quota.max) {
-				throw new HttpError(
+				throw new ServiceError(
 					402,
 					'Quota exhausted',
 					`the organization has used ${used} of its ${quota.max} ${metric} for this ${quota.period}`,

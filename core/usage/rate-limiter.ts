@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts'
+import { ServiceError } from '../errors.ts'
 
 /**
  * Per-key token bucket: `perMinute` requests a minute on average, bursts up to the same number. In-process, so with
@@ -18,7 +18,7 @@ export function createRateLimiter(perMinute: number, now: () => number = Date.no
 		if (bucket.tokens < 1) {
 			buckets.set(keyId, bucket)
 			const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000))
-			throw new HttpError(
+			throw new ServiceError(
 				429,
 				'Too many requests',
 				`the rate limit of ${subject} is ${perMinute} requests per minute`,

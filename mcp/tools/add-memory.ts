@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { badRequest, HttpError } from '../../core/errors.ts'
+import { badRequest, ServiceError } from '../../core/errors.ts'
 import { resolveTag } from '../caller.ts'
 import type { McpContext } from '../context.ts'
 import { containerTagInput, failure, guarded, success, WRITES_MEMORY } from './kit.ts'
@@ -68,7 +68,7 @@ export function register({ server, deps, caller }: McpContext) {
 			const message = `Forgot memory ${id} in ${tag}.`
 			return success(message, { action: 'forget', success: true, containerTag: tag, message, id })
 		} catch (error) {
-			if (!(error instanceof HttpError && error.status === 404)) throw error
+			if (!(error instanceof ServiceError && error.status === 404)) throw error
 		}
 		const result = await deps.memories.forgetMatching(caller.scope, {
 			containerTag: tag,

@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server'
 import { z } from 'zod'
-import { HttpError } from '../../core/errors.ts'
+import { ServiceError } from '../../core/errors.ts'
 import type { McpDeps } from '../deps.ts'
 
 export const containerTagInput = z
@@ -52,7 +52,8 @@ export async function guarded(deps: McpDeps, tool: string, body: () => Promise<C
 	try {
 		return await body()
 	} catch (error) {
-		if (error instanceof HttpError) return failure(error.details ? `${error.message}: ${error.details}` : error.message)
+		if (error instanceof ServiceError)
+			return failure(error.details ? `${error.message}: ${error.details}` : error.message)
 		deps.logger.error('mcp tool failed', { tool, error: error instanceof Error ? error.message : String(error) })
 		return failure(`${tool} failed on the server; the error is logged`)
 	}

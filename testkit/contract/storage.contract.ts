@@ -5,13 +5,13 @@ import {
 	type DocumentRecord,
 	type FilterCondition,
 	type FilterExpression,
-	HttpError,
 	type NewChunk,
 	type NewDocument,
 	type NewMemory,
 	type PluginContext,
 	type QueryFilter,
 	type Scope,
+	ServiceError,
 	StartupError,
 	type StoragePlugin,
 	type VectorSpace,
@@ -447,7 +447,7 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				for (const patch of [{ containerTag: 'target' }, { customId: 'taken' }]) {
 					const documentId = 'containerTag' in patch ? mover.id : renamer.id
 					const error = await storage.documents.update(scope, documentId, patch).catch((caught) => caught)
-					expect(error).toBeInstanceOf(HttpError)
+					expect(error).toBeInstanceOf(ServiceError)
 					expect(error).toMatchObject({ status: 409, message: 'customId already exists in that container' })
 				}
 				expect((await storage.documents.get(scope, mover.id))?.containerTag).toBe('source')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import type { FilterCondition } from '../../core/domain/filter.ts'
-import { HttpError } from '../../core/errors.ts'
+import { ServiceError } from '../../core/errors.ts'
 import { parseQueryFilter } from '../../core/http/filter-input.ts'
 
 /** The details of the 400 that parsing throws; fails the test when parsing succeeds or throws something else. */
@@ -8,9 +8,9 @@ function rejection(input: unknown, field?: string): string {
 	try {
 		parseQueryFilter(input, field)
 	} catch (error) {
-		expect(error).toBeInstanceOf(HttpError)
-		expect((error as HttpError).status).toBe(400)
-		return (error as HttpError).details ?? ''
+		expect(error).toBeInstanceOf(ServiceError)
+		expect((error as ServiceError).status).toBe(400)
+		return (error as ServiceError).details ?? ''
 	}
 	throw new Error('expected parseQueryFilter to reject the input')
 }

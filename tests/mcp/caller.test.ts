@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import type { Principal } from '../../core/auth/verifier.ts'
-import { HttpError } from '../../core/errors.ts'
+import { ServiceError } from '../../core/errors.ts'
 import { callerOf, mayUse, resolveTag } from '../../mcp/caller.ts'
 
 const principal: Principal = { orgId: 'org_1', orgName: 'acme', keyId: 'key_1', containerTags: null }
@@ -9,7 +9,7 @@ const status = (run: () => unknown) => {
 	try {
 		run()
 	} catch (error) {
-		return error instanceof HttpError ? error.status : -1
+		return error instanceof ServiceError ? error.status : -1
 	}
 	return 0
 }

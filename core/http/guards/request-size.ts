@@ -1,4 +1,4 @@
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import { jsonDepthTracker, MAX_JSON_DEPTH } from './json-depth.ts'
 
 /** Largest request head (request line and headers) the app takes; the runtime's own cap is set higher (see main.ts). */
@@ -20,7 +20,7 @@ export interface SizeLimits {
 }
 
 const tooLarge = (bytes: number | null, limit: number) =>
-	new HttpError(
+	new ServiceError(
 		413,
 		'Payload too large',
 		bytes === null
@@ -29,7 +29,11 @@ const tooLarge = (bytes: number | null, limit: number) =>
 	)
 
 const tooDeep = () =>
-	new HttpError(400, 'Invalid request body', `the JSON nests deeper than ${MAX_JSON_DEPTH} levels of arrays or objects`)
+	new ServiceError(
+		400,
+		'Invalid request body',
+		`the JSON nests deeper than ${MAX_JSON_DEPTH} levels of arrays or objects`,
+	)
 
 /** The body limit of a request: the upload route takes files up to the upload limit, every other route the body limit. */
 export function bodyLimit(request: Request, limits: SizeLimits): number {
@@ -45,7 +49,7 @@ export function checkDeclaredSize(request: Request, limits: SizeLimits): void {
 		headBytes += name.length + value.length + 4
 	})
 	if (headBytes > MAX_HEADER_BYTES) {
-		throw new HttpError(
+		throw new ServiceError(
 			431,
 			'Request header fields too large',
 			`the request line and headers are about ${headBytes} bytes; the limit is ${MAX_HEADER_BYTES}`,

@@ -4,7 +4,7 @@ import { writeTag } from '../../auth/restriction.ts'
 import type { Principal } from '../../auth/verifier.ts'
 import type { AddDocumentInput, DocumentService } from '../../documents/service.ts'
 import type { Scope } from '../../domain/types.ts'
-import { badRequest, HttpError } from '../../errors.ts'
+import { badRequest, ServiceError } from '../../errors.ts'
 import type { Logger } from '../../logger.ts'
 import { bearerAuth } from '../auth.ts'
 import { oneTag } from '../one-tag.ts'
@@ -56,7 +56,7 @@ async function addOne(
 		const document = await documents.add(scope, { ...input, containerTag: writeTag(principal, input.containerTag) })
 		return { id: document.id, status: document.status }
 	} catch (error) {
-		if (error instanceof HttpError) {
+		if (error instanceof ServiceError) {
 			return { id: '', status: 'error', error: error.message, ...(error.details ? { details: error.details } : {}) }
 		}
 		logger?.error('batch item failed', { index, error: error instanceof Error ? error.message : String(error) })

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { assertTagAllowed, canSeeTag, isRestricted, readTags, writeTag } from '../../auth/restriction.ts'
 import type { Principal } from '../../auth/verifier.ts'
 import type { DocumentRecord, Scope } from '../../domain/types.ts'
-import { badRequest, HttpError, notFound } from '../../errors.ts'
+import { badRequest, notFound, ServiceError } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import { parseQueryFilter } from '../filter-input.ts'
 import { oneTag } from '../one-tag.ts'
@@ -159,7 +159,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 					}
 				}
 				if (isRestricted(principal) && body.filepath !== undefined) {
-					throw new HttpError(403, 'Forbidden', 'a key restricted to container tags deletes by ids or containerTags')
+					throw new ServiceError(403, 'Forbidden', 'a key restricted to container tags deletes by ids or containerTags')
 				}
 				if (body.containerTags) {
 					for (const tag of body.containerTags) assertTagAllowed(principal, tag)

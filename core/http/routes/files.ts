@@ -1,9 +1,9 @@
 import { Elysia, t } from 'elysia'
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import type { RouteDeps } from '../route-deps.ts'
 
 const refused = () =>
-	new HttpError(403, 'Invalid or expired file URL', 'ask GET /v3/documents/{id}/file-url for a fresh one')
+	new ServiceError(403, 'Invalid or expired file URL', 'ask GET /v3/documents/{id}/file-url for a fresh one')
 
 /** Serves originals behind signed URLs; the signature is the authorization, so no API key is asked. */
 export function fileRoutes({ files }: RouteDeps) {

@@ -3,7 +3,7 @@ import { canSeeTag, requireUnrestricted } from '../../auth/restriction.ts'
 import type { Principal } from '../../auth/verifier.ts'
 import type { ConnectionView } from '../../connectors/connection-service.ts'
 import type { Scope } from '../../domain/types.ts'
-import { HttpError, notFound } from '../../errors.ts'
+import { notFound, ServiceError } from '../../errors.ts'
 import type { SyncRunRecord } from '../../plugins/connection-storage.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -204,7 +204,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				const namespace = namespaceFor(principal, params.namespace)
 				requireUnrestricted(principal, 'creating connectors')
 				if (body.provider === 's3') {
-					throw new HttpError(402, 'Payment required', 'this deployment has no s3 connector')
+					throw new ServiceError(402, 'Payment required', 'this deployment has no s3 connector')
 				}
 				const metadata: Record<string, string | number> | undefined =
 					body.provider === 'web-crawler'
@@ -226,8 +226,10 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 					)
 					.catch((error) => {
 						// No connector plugin serves the provider on this deployment.
-						if (error instanceof HttpError && error.status === 404) {
-							throw new HttpError(503, 'Service unavailable', error.details ?? error.message, { 'retry-after': '3600' })
+						if (error instanceof ServiceError && error.status === 404) {
+							throw new ServiceError(503, 'Service unavailable', error.details ?? error.message, {
+								'retry-after': '3600',
+							})
 						}
 						throw error
 					})
@@ -304,7 +306,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				const connection = await owned(scope, principal, params.namespace, params.id)
 				requireUnrestricted(principal, 'changing connectors')
 				if (body.selection !== undefined) {
-					throw new HttpError(
+					throw new ServiceError(
 						400,
 						'Invalid request',
 						'this connector does not support selection here; choose resources with POST /v3/connections/{provider}/configure',

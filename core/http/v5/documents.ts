@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Principal } from '../../auth/verifier.ts'
 import type { DocumentRecord, Metadata, Scope } from '../../domain/types.ts'
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { includeList, namespaceFor, nullsAsAbsent } from './access.ts'
@@ -94,7 +94,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 						try {
 							results[index] = documentRef(await add(scope, namespace, item, body))
 						} catch (error) {
-							const known = error instanceof HttpError
+							const known = error instanceof ServiceError
 							results[index] = {
 								id: item.id ?? '',
 								status: 'error',

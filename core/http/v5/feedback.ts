@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import { FeedbackBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -11,7 +11,7 @@ export function feedbackRoutes() {
 	return new Elysia().post(
 		'/feedback',
 		() => {
-			throw new HttpError(503, 'Service unavailable', 'feedback is not available on this deployment', {
+			throw new ServiceError(503, 'Service unavailable', 'feedback is not available on this deployment', {
 				'retry-after': '86400',
 			})
 		},

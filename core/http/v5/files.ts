@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Principal } from '../../auth/verifier.ts'
 import type { DocumentRecord, Metadata, Scope } from '../../domain/types.ts'
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import { bearerAuth, keyBeforeParsing } from '../auth.ts'
 import { parseJsonText } from '../guards/json-text.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -79,7 +79,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 	async function replaceable(scope: Scope, principal: Principal, namespace: string, id: string) {
 		const document = await documents.getInContainer(scope, namespaceFor(principal, namespace), id)
 		if (document.customId === null) {
-			throw new HttpError(
+			throw new ServiceError(
 				409,
 				'Conflict',
 				'only a document added with a caller id can be replaced with a file; delete it and upload the file instead',

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { orgBuckets } from '../../containers/buckets.ts'
 import type { ProfileFacts } from '../../containers/profile.ts'
-import { HttpError } from '../../errors.ts'
+import { ServiceError } from '../../errors.ts'
 import type { BucketDefinition } from '../../plugins/container-storage.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
@@ -37,7 +37,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 	function refuseOrgBuckets(org: BucketDefinition[], names: string[], verb: string) {
 		const clash = names.find((name) => org.some((bucket) => bucket.key === name))
 		if (clash !== undefined) {
-			throw new HttpError(409, 'Conflict', `"${clash}" is an organization-level bucket and cannot be ${verb} here`)
+			throw new ServiceError(409, 'Conflict', `"${clash}" is an organization-level bucket and cannot be ${verb} here`)
 		}
 	}
 
@@ -101,7 +101,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				refuseOrgBuckets(org, Object.keys(body.buckets), 'changed')
 				const merged = new Map(own.map((bucket) => [bucket.key, bucket]))
 				for (const [key, description] of Object.entries(body.buckets)) merged.set(key, { key, description })
-				if (merged.size > 50) throw new HttpError(400, 'Invalid request', 'a namespace has at most 50 buckets')
+				if (merged.size > 50) throw new ServiceError(400, 'Invalid request', 'a namespace has at most 50 buckets')
 				await containers.update(scope, namespace, { profileBuckets: [...merged.values()] })
 				return { buckets: asMap(await containers.buckets(scope, namespace)) }
 			},

@@ -1,4 +1,4 @@
-import { type DocumentPatch, type DocumentRecord, HttpError, type Scope } from '../../../core/index.ts'
+import { type DocumentPatch, type DocumentRecord, type Scope, ServiceError } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { findDocument } from './document-lookup.ts'
@@ -55,7 +55,7 @@ async function applyUpdate(tx: Db, text: string, params: Params): Promise<Docume
 		return row!
 	} catch (error) {
 		// The only unique key an update can break is (org, containerTag, customId).
-		if (isUniqueViolation(error)) throw new HttpError(409, 'customId already exists in that container')
+		if (isUniqueViolation(error)) throw new ServiceError(409, 'customId already exists in that container')
 		throw error
 	}
 }
