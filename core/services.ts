@@ -4,7 +4,7 @@ import { startAuthorization } from './connectors/browser-binding.ts'
 import { createConnectionService } from './connectors/connection-service.ts'
 import type { ConnectorDeps } from './connectors/deps.ts'
 import { connectorFor } from './connectors/providers.ts'
-import { receiveWebhook, webhookBodyLimit } from './connectors/webhooks.ts'
+import { receiveWebhook, refuseUnroutedWebhook, webhookBodyLimit } from './connectors/webhooks.ts'
 import { createProfileService } from './containers/profile.ts'
 import { createContainerService } from './containers/service.ts'
 import { createDocumentService } from './documents/service.ts'
@@ -95,6 +95,9 @@ export async function createServices(input: {
 		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
 		/** The largest notification body a provider sends (404 for one without webhooks). */
 		webhookBodyLimit: (provider: string) => webhookBodyLimit(connectorDeps, provider),
+		/** Refuses, unread, a notification of a header-routed provider that names no known subscription. */
+		refuseUnroutedWebhook: (provider: string, headers: Headers) =>
+			refuseUnroutedWebhook(connectorDeps, provider, headers),
 		/** What the connector runtime's workers use. */
 		connectorDeps,
 		/** Running connector syncs checkpoint and end (the service is stopping). */

@@ -89,6 +89,12 @@ export async function webhookFloods(url: string, store: string, maxBodyBytes = 1
 	await Bun.sleep(3_000)
 	await post(url, 'onedrive', oneDriveNaming(10))
 
+	const parsed = oneDriveNaming(2_000)
+	add(
+		`OneDrive notification naming 2,000 subscriptions, ${(parsed.length / MiB).toFixed(2)} MB (read and parsed)`,
+		await repeated(url, async () => [await post(url, 'onedrive', parsed)]),
+		is4xx,
+	)
 	const within = oneDriveNaming(20_000)
 	add(
 		`OneDrive notification naming 20,000 subscriptions, ${(within.length / MiB).toFixed(2)} MB`,

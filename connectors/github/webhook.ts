@@ -19,6 +19,7 @@ export function githubWebhook(apiUrl: string): WebhookSpec<GithubSettings> {
 			return hook ? [hook] : []
 		},
 		maxRouteKeys: 1,
+		routedByHeaders: true,
 		// GitHub caps payloads at 25 MB (docs.github.com, "Webhook events and payloads", Payload cap); the signature is an
 		// HMAC over the raw body, checked before anything parses it.
 		maxBodyBytes: 25 * 1024 * 1024,

@@ -82,6 +82,8 @@ export function onedriveWebhook(endpoints: Endpoints): WebhookSpec<OnedriveSetti
 		],
 		// Graph batches a few notifications per POST, one per subscription it concerns; every connection here has one.
 		maxRouteKeys: 100,
+		// 100 notifications of about 1 KiB each: a larger body is refused before it is read or parsed.
+		maxBodyBytes: 256 * 1024,
 		// Graph checks a new notification URL by POSTing a validationToken, to be echoed as plain text within 10 s.
 		handshake(request) {
 			const token = request.query.get('validationToken')

@@ -50,6 +50,24 @@ export async function readWebhookBody(provider: string, request: Request, limit:
 	return Buffer.concat(chunks).toString('utf8')
 }
 
+/**
+ * For a provider that routes by headers: refuses (401) a notification that names no known subscription before its
+ * body is read, so a large forged body costs no reading or hashing.
+ */
+export async function refuseUnroutedWebhook(deps: ConnectorDeps, provider: string, headers: Headers): Promise<void> {
+	const webhook = connectorFor(deps, provider).webhook
+	if (!webhook?.routedByHeaders) return
+	const unread = { headers, body: '', query: new URLSearchParams() }
+	// A handshake told by its headers (GitHub's ping of a hook not stored yet) is answered as usual.
+	if (webhook.handshake?.(unread)) return
+	const keys = [...new Set(webhook.routeKeys(unread))]
+	if (keys.length === 0 || keys.length > (webhook.maxRouteKeys ?? DEFAULT_WEBHOOK_ROUTE_KEYS)) {
+		throw refused('the notification names no known subscription')
+	}
+	const known = await deps.storage.connections.subscriptionsByRoutes(provider, keys)
+	if (known.length === 0) throw refused('the notification names no known subscription')
+}
+
 export async function receiveWebhook(
 	deps: ConnectorDeps,
 	provider: string,

@@ -262,6 +262,11 @@ export interface WebhookSpec<Settings> {
 	 * body limit; DEFAULT_WEBHOOK_BODY_BYTES unless given.
 	 */
 	maxBodyBytes?: number
+	/**
+	 * `routeKeys` reads headers only (GitHub's hook id): the subscriptions are looked up before the body is read, and a
+	 * notification naming none is refused unread.
+	 */
+	routedByHeaders?: boolean
 	/** A handshake to answer as is (a validation token echo), or null for a notification. */
 	handshake?(request: WebhookRequest): Response | null
 	/**

@@ -69,12 +69,21 @@ describeEachDriver('webhook routes under a flood of route keys', (driver) => {
 		await t.stop()
 	})
 
-	it('refuses a notification naming 20,000 subscriptions before looking any up, /health unaffected', async () => {
-		const body = notificationNaming(20_000)
-		expect(body.length).toBeLessThan(1024 * 1024)
+	it('refuses a notification naming 2,000 subscriptions before looking any up, /health unaffected', async () => {
+		const body = notificationNaming(2_000)
+		expect(body.length).toBeLessThan(256 * 1024)
 		const answer = await sendWhileProbingHealth(base, body)
 		expect(answer.status).toBe(400)
-		expect(answer.body.details).toContain('names 20000 subscriptions; onedrive sends at most 100')
+		expect(answer.body.details).toContain('names 2000 subscriptions; onedrive sends at most 100')
+		expect(answer.ms).toBeLessThan(2_000)
+		expect(answer.healthMax).toBeLessThan(1_000)
+	})
+
+	it('refuses a 0.85 MB notification naming 20,000 subscriptions unread, /health unaffected', async () => {
+		const body = notificationNaming(20_000)
+		expect(body.length).toBeGreaterThan(256 * 1024)
+		const answer = await sendWhileProbingHealth(base, body)
+		expect(answer.status).toBe(413)
 		expect(answer.ms).toBeLessThan(2_000)
 		expect(answer.healthMax).toBeLessThan(1_000)
 	})

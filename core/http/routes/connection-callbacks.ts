@@ -39,6 +39,7 @@ export function connectionCallbackRoutes({
 	oauthCallback,
 	webhooks,
 	webhookBodyLimit,
+	refuseUnroutedWebhook,
 	webhookRateLimitPerMinute,
 }: RouteDeps) {
 	const limitSource = createRateLimiter(webhookRateLimitPerMinute, Date.now, 'a source address on the webhook routes')
@@ -89,6 +90,7 @@ export function connectionCallbackRoutes({
 			async ({ params, request, set }) => {
 				limitSource(clientAddress(request))
 				const limit = webhookBodyLimit(params.provider)
+				await refuseUnroutedWebhook(params.provider, request.headers)
 				const outcome = await webhooks(params.provider, {
 					headers: request.headers,
 					body: await readWebhookBody(params.provider, request, limit),
