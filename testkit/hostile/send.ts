@@ -26,8 +26,17 @@ export async function observe(response: Response) {
 	try {
 		error = JSON.parse(text)
 	} catch {}
+	// v3/v4 `{ error, details }`; v5's validation errors `{ success: false, error: [{ message, path }] }`.
+	const issues = Array.isArray(error?.error) ? (error.error as { message?: unknown }[]) : null
+	const v5Validation = issues !== null && issues.length > 0 && issues.every((i) => typeof i?.message === 'string')
 	const jsonError =
 		response.status < 400 ||
-		((response.headers.get('content-type') ?? '').includes('application/json') && typeof error?.error === 'string')
-	return { status: response.status, jsonError, details: typeof error?.details === 'string' ? error.details : '', text }
+		((response.headers.get('content-type') ?? '').includes('application/json') &&
+			(typeof error?.error === 'string' || v5Validation))
+	const details = v5Validation
+		? issues.map((issue) => issue.message).join('; ')
+		: typeof error?.details === 'string'
+			? error.details
+			: ''
+	return { status: response.status, jsonError, details, text }
 }

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { ServiceError } from '../../errors.ts'
+import { assertRequestStorable } from '../guards/text-rule.ts'
 import { FeedbackBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -16,6 +17,8 @@ export function feedbackRoutes() {
 			})
 		},
 		{
+			// Text no field may hold (NUL, lone surrogates) is named before the schema's rules, as on every other route.
+			transform: ({ body }) => assertRequestStorable({ body }),
 			body: FeedbackBody,
 			detail: {
 				tags: [V5_TAGS.feedback],

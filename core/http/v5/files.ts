@@ -4,6 +4,7 @@ import type { DocumentRecord, Metadata, Scope } from '../../domain/types.ts'
 import { ServiceError } from '../../errors.ts'
 import { bearerAuth, keyBeforeParsing } from '../auth.ts'
 import { parseJsonText } from '../guards/json-text.ts'
+import { assertRequestStorable } from '../guards/text-rule.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { MetadataIn } from '../schemas/common.ts'
 import { validator } from '../validate.ts'
@@ -88,7 +89,11 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 		return document as DocumentRecord & { customId: string }
 	}
 
-	const parse = [keyBeforeParsing(verify), 'formdata'] as const
+	// The path's text is checked with the key, before a multipart body is read: a bad id is named, not a parse error.
+	const storablePath = ({ params }: { params: Record<string, string> }) => {
+		assertRequestStorable({ params })
+	}
+	const parse = [keyBeforeParsing(verify), storablePath, 'formdata'] as const
 
 	return new Elysia()
 		.use(bearerAuth(verify))
