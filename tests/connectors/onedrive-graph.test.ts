@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { providerUrlOf } from '../../testkit/connections.ts'
 import { type GraphEmulator, startGraphEmulator } from '../../testkit/emulators/graph.ts'
 import { onedriveHarness } from '../../testkit/onedrive-harness.ts'
 import { waitFor } from '../../testkit/wait.ts'
@@ -19,7 +20,7 @@ describe('OneDrive connector against Graph (personal account)', () => {
 	it('asks for the scope a drive subscription needs, and says push is off when it is not granted', async () => {
 		emulator.drive('ann').addFile('a.txt', 'Ann answers every letter.')
 		const { id, created } = await h.connect('ann')
-		expect(new URL(created.authLink).searchParams.get('scope')).toContain('Files.ReadWrite.All')
+		expect((await providerUrlOf(h.t, created.authLink)).searchParams.get('scope')).toContain('Files.ReadWrite.All')
 		expect(emulator.subscriptions('ann')).toHaveLength(1)
 
 		// The user (or the tenant's admin) did not grant the read-write scope: Graph answers 403, the connection syncs.
@@ -141,7 +142,7 @@ describe('OneDrive connector without change notifications', () => {
 		try {
 			emulator.drive('ivy').addFile('i.txt', 'Ivy irons.')
 			const { created, synced } = await h.connect('ivy')
-			expect(new URL(created.authLink).searchParams.get('scope')?.split(' ')).toEqual([
+			expect((await providerUrlOf(h.t, created.authLink)).searchParams.get('scope')?.split(' ')).toEqual([
 				'offline_access',
 				'User.Read',
 				'Files.Read.All',
