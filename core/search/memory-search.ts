@@ -260,7 +260,7 @@ export function createMemorySearch(deps: {
 		const wantsMemories = request.mode !== 'documents'
 		const wantsChunks = request.mode !== 'memories' || request.include.chunks
 		// Next to memories, chunks are matched with the query as written: the two halves then find different evidence
-		// (LoCoMo hybrid found@1000 0.865 with the focused query on both sides, 0.871 this way).
+		// (docs/measurements.md).
 		const searchChunks = async () =>
 			request.mode === 'documents'
 				? chunkHits(scope, request, focused.vector, focusedBaseline)

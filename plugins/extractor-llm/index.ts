@@ -6,7 +6,7 @@ import { createLogger, PLUGIN_API_VERSION, SUMMARY_MAX } from '../../core/index.
 import { describeError } from './describe-error.ts'
 import { type InputPart, splitIntoParts } from './parts.ts'
 import { SYSTEM_PROMPT, userPrompt } from './prompt.ts'
-import { sanitiseMemories } from './sanitise.ts'
+import { sanitizeMemories } from './sanitize.ts'
 import { extractionSchema } from './schema.ts'
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
@@ -81,7 +81,7 @@ export function extractorLLM(options: ExtractorLLMOptions): ExtractorPlugin {
 			maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
 			abortSignal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
 		})
-		const candidates = sanitiseMemories(output.memories, part, input)
+		const candidates = sanitizeMemories(output.memories, part, input)
 		if (!candidates) throw new Error('the model listed memories, none of them usable')
 		return candidates
 	}

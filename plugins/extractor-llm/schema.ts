@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * What the model must answer, as a JSON schema (sent as OpenAI structured output, `strict`). Every field is required
- * (nullable where a value may be absent), as strict structured output demands; `sanitiseMemories` then checks what a
+ * (nullable where a value may be absent), as strict structured output demands; `sanitizeMemories` then checks what a
  * schema cannot say (real dates, sources that exist, indexes inside the list).
  */
 export const extractionSchema = z.object({

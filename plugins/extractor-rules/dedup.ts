@@ -23,14 +23,14 @@ const FILLERS = new Set([
 const MIN_CONTAINED_WORDS = 3
 
 /** Lower case, words only, without fillers: "Melanie is SO excited!" and "Melanie is excited." are the same. */
-export function normaliseStatement(content: string): string {
+export function normalizeStatement(content: string): string {
 	return (content.toLowerCase().match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [])
 		.filter((word) => !FILLERS.has(word))
 		.join(' ')
 }
 
 /**
- * Merges near-duplicates of one extraction: statements equal after normalisation, or one of which contains the
+ * Merges near-duplicates of one extraction: statements equal after normalization, or one of which contains the
  * other (three words or more). The more informative (longer) one is kept, in the place of the first; sources,
  * dates and buckets are united, and a missing subject or attribute is taken from the other.
  */
@@ -60,7 +60,7 @@ interface Entry {
 }
 
 function toEntry(candidate: MemoryCandidate): Entry {
-	const normal = normaliseStatement(candidate.content)
+	const normal = normalizeStatement(candidate.content)
 	return { candidate, normal, padded: ` ${normal} `, words: normal === '' ? 0 : normal.split(' ').length }
 }
 

@@ -197,7 +197,7 @@ describe('extractor-rules', () => {
 	})
 
 	describe('near-duplicates', () => {
-		it('merges statements equal after normalisation and unites their sources', async () => {
+		it('merges statements equal after normalization and unites their sources', async () => {
 			const candidates = await extractor.extract(
 				chat([
 					['Alex', 'I love hiking in the mountains.'],

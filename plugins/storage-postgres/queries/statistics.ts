@@ -17,8 +17,8 @@ export class PlannerStatistics {
 	private lastAnalyzeAt = Number.NEGATIVE_INFINITY
 
 	/**
-	 * `minIntervalMs` spaces ANALYZEs out while tables grow fast (each one samples every table: ~80 ms on PostgreSQL
-	 * with a few thousand rows); the planner scales analyzed row counts by the table's current size meanwhile.
+	 * `minIntervalMs` spaces ANALYZEs out while tables grow fast (each one samples every table); the planner scales
+	 * analyzed row counts by the table's current size meanwhile.
 	 */
 	constructor(
 		private readonly db: () => Db,

@@ -9,7 +9,7 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
  * are units of this part, `derivedFrom` indexes of other kept memories (renumbered), bucket keys the input named.
  * Returns null when the model listed memories but none survived: the answer is then treated as invalid.
  */
-export function sanitiseMemories(
+export function sanitizeMemories(
 	memories: ModelMemory[],
 	part: InputPart,
 	input: ExtractionInput,
