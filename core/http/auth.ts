@@ -40,11 +40,11 @@ export function keyBeforeParsing(verify: (key: string) => Promise<Principal | nu
 /**
  * Resolves `Authorization: Bearer <key>` to the key's organization before the body is read or validated, so an
  * anonymous request learns nothing about the route's input rules and costs no parsing. Every route registered after
- * this plugin is protected.
+ * this plugin is protected. A scoped derive rather than a macro: a macro's `resolve` runs after validation.
  */
 export function bearerAuth(verify: (key: string) => Promise<Principal | null>) {
 	return (
-		new Elysia()
+		new Elysia({ name: 'bearer-auth' })
 			// Routes without a body have no parse stage: here their key is checked. Then the one rule for text.
 			.derive({ as: 'scoped' }, async ({ request, params, query, body, set }) => {
 				const principal = await principalOf(request, verify)
