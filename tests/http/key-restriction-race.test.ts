@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { describeEachDriver } from '../../testkit/drivers.ts'
-import { startTestService, type TestService } from '../../testkit/service.ts'
+import { startRestrictedScene } from '../../testkit/restricted-key.ts'
+import type { TestService } from '../../testkit/service.ts'
 
 const SECRET = 'Bravo secret: the launch code is 7741-RACE.'
 
@@ -9,17 +10,11 @@ describeEachDriver('a restricted key and a customId another tag holds', (driver)
 	let restricted: string
 	let bravo: string
 	beforeAll(async () => {
-		t = await startTestService(driver, { env: { MEMORY_KEY_CACHE_SECONDS: '0' }, extractor: null })
-		restricted = (await t.json('POST', '/v3/keys', { name: 'alpha', containerTags: ['tag_a'] })).body.key
-		bravo = (
-			await t.json('POST', '/v3/documents', {
-				content: SECRET,
-				containerTag: 'tag_b',
-				customId: 'race-target',
-				dreaming: 'instant',
-			})
-		).body.id
-		await t.waitForStatus(bravo)
+		;({ t, restricted, bravo } = await startRestrictedScene(driver, {
+			content: SECRET,
+			customId: 'race-target',
+			dreaming: 'instant',
+		}))
 	}, 120_000)
 	afterAll(() => t.stop())
 

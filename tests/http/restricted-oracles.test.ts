@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { describeEachDriver } from '../../testkit/drivers.ts'
-import { startTestService, type TestService } from '../../testkit/service.ts'
+import { startRestrictedScene } from '../../testkit/restricted-key.ts'
+import type { TestService } from '../../testkit/service.ts'
 
 describeEachDriver("a restricted key probing another tag's documents", (driver) => {
 	let t: TestService
 	let restricted: string
 	let bravo: string
 	beforeAll(async () => {
-		t = await startTestService(driver, { env: { MEMORY_KEY_CACHE_SECONDS: '0' }, extractor: null })
-		restricted = (await t.json('POST', '/v3/keys', { name: 'alpha', containerTags: ['tag_a'] })).body.key
-		bravo = (
-			await t.json('POST', '/v3/documents', {
-				content: 'Bravo policy: shared drives are audited monthly.',
-				containerTag: 'tag_b',
-				customId: 'shared-policy',
-			})
-		).body.id
-		await t.waitForStatus(bravo)
+		;({ t, restricted, bravo } = await startRestrictedScene(driver, {
+			content: 'Bravo policy: shared drives are audited monthly.',
+			customId: 'shared-policy',
+		}))
 	}, 120_000)
 	afterAll(() => t.stop())
 
