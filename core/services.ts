@@ -13,6 +13,7 @@ import { fileUrlSecret } from './files/signed-urls.ts'
 import type { JobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import type { MemoryEngine } from './memory/engine.ts'
+import type { SubscriptionRecord } from './plugins/connection-storage.ts'
 import type { WebhookRequest } from './plugins/connector.ts'
 import type { StartedPlugins } from './plugins/registry.ts'
 import { createDocumentSearch } from './search/document-search.ts'
@@ -92,10 +93,14 @@ export async function createServices(input: {
 		oauthStart: (provider: string, link: string) =>
 			startAuthorization(connectorDeps, connectorFor(connectorDeps, provider).provider, link),
 		/** A provider's push notification. */
-		webhooks: (provider: string, request: WebhookRequest) => receiveWebhook(connectorDeps, provider, request),
+		webhooks: (provider: string, request: WebhookRequest, routed: SubscriptionRecord[] | null = null) =>
+			receiveWebhook(connectorDeps, provider, request, routed),
 		/** The largest notification body a provider sends (404 for one without webhooks). */
 		webhookBodyLimit: (provider: string) => webhookBodyLimit(connectorDeps, provider),
-		/** Refuses, unread, a notification of a header-routed provider that names no known subscription. */
+		/**
+		 * Refuses, unread, a notification of a header-routed provider that names no known subscription; the ones it
+		 * names otherwise (null when not routed by headers).
+		 */
 		refuseUnroutedWebhook: (provider: string, headers: Headers) =>
 			refuseUnroutedWebhook(connectorDeps, provider, headers),
 		/** What the connector runtime's workers use. */

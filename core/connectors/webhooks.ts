@@ -1,4 +1,5 @@
 import { ServiceError } from '../errors.ts'
+import type { SubscriptionRecord } from '../plugins/connection-storage.ts'
 import { DEFAULT_WEBHOOK_BODY_BYTES, DEFAULT_WEBHOOK_ROUTE_KEYS, type WebhookRequest } from '../plugins/connector.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
@@ -52,26 +53,34 @@ export async function readWebhookBody(provider: string, request: Request, limit:
 
 /**
  * For a provider that routes by headers: refuses (401) a notification that names no known subscription before its
- * body is read, so a large forged body costs no reading or hashing.
+ * body is read, so a large forged body costs no reading or hashing. Returns the subscriptions it found, for
+ * `receiveWebhook` to use rather than look them up again; null when nothing was looked up.
  */
-export async function refuseUnroutedWebhook(deps: ConnectorDeps, provider: string, headers: Headers): Promise<void> {
+export async function refuseUnroutedWebhook(
+	deps: ConnectorDeps,
+	provider: string,
+	headers: Headers,
+): Promise<SubscriptionRecord[] | null> {
 	const webhook = connectorFor(deps, provider).webhook
-	if (!webhook?.routedByHeaders) return
+	if (!webhook?.routedByHeaders) return null
 	const unread = { headers, body: '', query: new URLSearchParams() }
 	// A handshake told by its headers (GitHub's ping of a hook not stored yet) is answered as usual.
-	if (webhook.handshake?.(unread)) return
+	if (webhook.handshake?.(unread)) return null
 	const keys = [...new Set(webhook.routeKeys(unread))]
 	if (keys.length === 0 || keys.length > (webhook.maxRouteKeys ?? DEFAULT_WEBHOOK_ROUTE_KEYS)) {
 		throw refused('the notification names no known subscription')
 	}
 	const known = await deps.storage.connections.subscriptionsByRoutes(provider, keys)
 	if (known.length === 0) throw refused('the notification names no known subscription')
+	return known
 }
 
+/** `routed`: the subscriptions `refuseUnroutedWebhook` found by the same request's headers, if it looked them up. */
 export async function receiveWebhook(
 	deps: ConnectorDeps,
 	provider: string,
 	request: WebhookRequest,
+	routed: SubscriptionRecord[] | null = null,
 ): Promise<Response | { accepted: number }> {
 	const connector = connectorFor(deps, provider)
 	const webhook = connector.webhook
@@ -97,7 +106,7 @@ export async function receiveWebhook(
 			`the notification names ${routeKeys.length} subscriptions; ${provider} sends at most ${maxKeys}`,
 		)
 	}
-	const subscriptions = await deps.storage.connections.subscriptionsByRoutes(provider, routeKeys)
+	const subscriptions = routed ?? (await deps.storage.connections.subscriptionsByRoutes(provider, routeKeys))
 	if (subscriptions.length === 0) {
 		// A delivery the provider's own signature (or verifyWithoutSubscription) vouches for, for a subscription that is
 		// gone, is acknowledged: anything else is redelivered for days.

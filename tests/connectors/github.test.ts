@@ -207,6 +207,32 @@ describeEachDriver('GitHub connector', (driver) => {
 		expect(await renamed.json()).toEqual({ accepted: 0 })
 	}, 60_000)
 
+	it("looks a signed delivery's hook up once, before its body is read", async () => {
+		const { id } = await h.connect({ containerTag: 'hooks-once' })
+		await h.configure(id)
+		const connections = t.service.plugins.storage.connections
+		const lookUp = connections.subscriptionsByRoutes
+		let lookups = 0
+		connections.subscriptionsByRoutes = (...args) => {
+			lookups++
+			return lookUp.apply(connections, args)
+		}
+		try {
+			emulator.commit(REPO, { 'docs/once.md': '# Once' })
+			const delivery = emulator.pushDelivery(REPO)
+			const answer = await t.request('POST', '/v3/connections/webhooks/github', {
+				body: delivery.body,
+				headers: delivery.headers,
+				key: null,
+			})
+			expect(answer.status).toBe(202)
+			expect(((await answer.json()) as { accepted: number }).accepted).toBeGreaterThanOrEqual(1)
+			expect(lookups).toBe(1)
+		} finally {
+			connections.subscriptionsByRoutes = lookUp
+		}
+	}, 60_000)
+
 	it('stops at documentLimit and says so in the sync run', async () => {
 		const { id } = await h.connect({ containerTag: 'limited', documentLimit: 2 })
 		const { connection } = await h.configure(id)

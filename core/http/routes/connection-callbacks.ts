@@ -90,13 +90,17 @@ export function connectionCallbackRoutes({
 			async ({ params, request, set }) => {
 				limitSource(clientAddress(request))
 				const limit = webhookBodyLimit(params.provider)
-				await refuseUnroutedWebhook(params.provider, request.headers)
-				const outcome = await webhooks(params.provider, {
-					headers: request.headers,
-					body: await readWebhookBody(params.provider, request, limit),
-					query: new URL(request.url).searchParams,
-					url: request.url,
-				})
+				const routed = await refuseUnroutedWebhook(params.provider, request.headers)
+				const outcome = await webhooks(
+					params.provider,
+					{
+						headers: request.headers,
+						body: await readWebhookBody(params.provider, request, limit),
+						query: new URL(request.url).searchParams,
+						url: request.url,
+					},
+					routed,
+				)
 				if (outcome instanceof Response) return outcome
 				set.status = 202
 				return outcome
