@@ -4,7 +4,7 @@ import { createKeyService } from './auth/key-service.ts'
 import { createKeyVerifier } from './auth/verifier.ts'
 import { lockEmbeddedStore } from './config/embedded-lock.ts'
 import type { ServiceSettings } from './config/settings.ts'
-import { startConnectorWorkers } from './connectors/workers.ts'
+import { defineConnectorQueues, startConnectorWorkers } from './connectors/workers.ts'
 import { sorterFor } from './containers/buckets.ts'
 import { resortBuckets } from './containers/resort.ts'
 import { StartupError } from './errors.ts'
@@ -139,6 +139,7 @@ export async function startRuntime(input: {
 	const secrets = secretBox(loadEncryptionKey({ env, keyFile: join(settings.dataDir, 'secret.key') }))
 	const services = await createServices({ plugins, queue, memory, usage, secrets, settings, logger, env })
 	if (role !== 'api') await startConnectorWorkers(services.connectorDeps, settings.workerConcurrency)
+	else await defineConnectorQueues(services.connectorDeps)
 
 	const verify = createKeyVerifier(storage, settings.keyCacheSeconds)
 	const rateLimit = createRateLimiter(settings.rateLimitPerMinute)

@@ -4,10 +4,10 @@ import { applyLifecycle, enqueueSync, renewSubscriptions } from './lifecycle.ts'
 import { runSync } from './sync-runner.ts'
 
 /**
- * Syncs (one per connection at a time), the hourly renewal of push subscriptions and subscription lifecycle
- * notifications, on the durable queue.
+ * The connector queues. Every process defines them, an API-only one too: it schedules and queues syncs (an OAuth
+ * callback, a webhook) into them, perhaps before any worker has started on the database.
  */
-export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
+export async function defineConnectorQueues(deps: Pick<ConnectorDeps, 'queue'>): Promise<void> {
 	await deps.queue.define(SYNC_QUEUE, {
 		retryLimit: 3,
 		retryDelaySeconds: 10,
@@ -15,6 +15,14 @@ export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: nu
 		policy: 'stately',
 	})
 	await deps.queue.define(RENEW_QUEUE, { retryLimit: 2, retryDelaySeconds: 60, expireInSeconds: 15 * 60 })
+}
+
+/**
+ * Syncs (one per connection at a time), the hourly renewal of push subscriptions and subscription lifecycle
+ * notifications, on the durable queue.
+ */
+export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
+	await defineConnectorQueues(deps)
 	if (deps.connectors.size === 0) return
 	await deps.queue.work<SyncJob>(SYNC_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job, attempt) =>
 		runSync(deps, job, attempt),
