@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
+import { startGithubEmulator } from '../../testkit/emulators/github.ts'
 import { runCorpus } from '../../testkit/hostile/corpus.ts'
 import { HOSTILE_VALUES } from '../../testkit/hostile/hostile-values.ts'
 import { operationsOf } from '../../testkit/hostile/operations.ts'
@@ -19,6 +20,7 @@ import { fileBombs } from './bombs.ts'
 import { ingestThroughCrashes } from './crash.ts'
 import { boundedLoad } from './load.ts'
 import { malformedHosts, searchOracle } from './probes.ts'
+import { drillRepository, githubEnv, securityRows } from './security.ts'
 import { createKey, type DrillProcess, healthWatch, settle, startDrillService } from './service.ts'
 import { sizeRefusals } from './sizes.ts'
 import { webhookFloods } from './webhooks.ts'
@@ -34,7 +36,7 @@ const cacheDir = process.env.MEMORY_CACHE_DIR ?? join(tmpdir(), 'memory-service-
 
 async function embeddedPhase() {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
-	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, MEMORY_URL_ALLOWLIST: '' }
+	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, MEMORY_URL_ALLOWLIST: '', ...githubEnv(github) }
 	const keyA = await createKey(env, 'drill-a')
 	const keyB = await createKey(env, 'drill-b')
 	let server = await startDrillService(env)
@@ -59,13 +61,14 @@ async function embeddedPhase() {
 		for (const size of await sizeRefusals(server.url, keyA, count))
 			row(size.tried, size.expected, size.observed, size.ok)
 
-		for (const flood of await webhookFloods(server.url, 'embedded'))
-			row(flood.tried, flood.expected, flood.observed, flood.ok)
 		for (const probe of [
 			await malformedHosts(server.url, 'embedded'),
 			await searchOracle(server.url, keyA, 'embedded'),
+			...(await securityRows(server.url, keyA, 'embedded', github)),
 		])
 			row(probe.tried, probe.expected, probe.observed, probe.ok)
+		for (const flood of await webhookFloods(server.url, 'embedded'))
+			row(flood.tried, flood.expected, flood.observed, flood.ok)
 
 		const tenants = await runTenantFuzz(send, sendTo(server.url, keyB), (id) => settle(server.url, keyA, id))
 		row(
@@ -193,11 +196,13 @@ async function withDrillDatabase(serverUrl: string, use: (url: string) => Promis
 }
 
 async function postgresPhase(databaseUrl: string) {
-	const env = { DATABASE_URL: databaseUrl, MEMORY_CACHE_DIR: cacheDir }
+	const env = { DATABASE_URL: databaseUrl, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
 	const key = await createKey(env, `drill-pg-${Date.now()}`)
 	let api: DrillProcess = await startDrillService(env, ['--role=api'])
 	let worker: DrillProcess = await startDrillService(env, ['--role=worker'])
 	try {
+		for (const probe of await securityRows(api.url, key, 'PostgreSQL', github))
+			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
 			row(flood.tried, flood.expected, flood.observed, flood.ok)
 
@@ -246,16 +251,21 @@ async function phase(name: string, run: () => Promise<void>) {
 	}
 }
 
-/** `--only=webhooks`: the security review's attacks (webhook floods, malformed Host, search oracle) alone, on the embedded store and (with DATABASE_URL) on PostgreSQL. */
+/**
+ * `--only=webhooks` (or `--only=security`): the security review's attacks alone (malformed Host, search oracle, OAuth
+ * binding, customId race, console paths, GitHub replay, webhook floods), on the embedded store and (with
+ * DATABASE_URL) on PostgreSQL.
+ */
 async function webhookPhase(databaseUrl: string | undefined) {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
-	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir }
+	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
 	const admin = await createKey(env, 'drill-security')
 	const embedded = await startDrillService(env)
 	try {
 		for (const probe of [
 			await malformedHosts(embedded.url, 'embedded'),
 			await searchOracle(embedded.url, admin, 'embedded'),
+			...(await securityRows(embedded.url, admin, 'embedded', github)),
 		])
 			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(embedded.url, 'embedded'))
@@ -266,22 +276,31 @@ async function webhookPhase(databaseUrl: string | undefined) {
 	}
 	if (!databaseUrl) return
 	await withDrillDatabase(databaseUrl, async (url) => {
-		const pgEnv = { DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir }
+		const pgEnv = { DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
 		const pgAdmin = await createKey(pgEnv, 'drill-security')
 		const api = await startDrillService(pgEnv, ['--role=api'])
+		const worker = await startDrillService(pgEnv, ['--role=worker'])
 		try {
-			row(...(Object.values(await searchOracle(api.url, pgAdmin, 'PostgreSQL')) as [string, string, string, boolean]))
+			for (const probe of [
+				await searchOracle(api.url, pgAdmin, 'PostgreSQL'),
+				...(await securityRows(api.url, pgAdmin, 'PostgreSQL', github)),
+			])
+				row(probe.tried, probe.expected, probe.observed, probe.ok)
 			for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
 				row(flood.tried, flood.expected, flood.observed, flood.ok)
 		} finally {
 			await api.crash()
+			await worker.crash()
 		}
 	})
 }
 
 const started = new Date()
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-if (process.argv.includes('--only=webhooks')) {
+// The GitHub connector of every service the drill starts talks to this emulator (OAuth, hooks, signed deliveries).
+const github = startGithubEmulator()
+drillRepository(github)
+if (process.argv.includes('--only=webhooks') || process.argv.includes('--only=security')) {
 	await phase('webhook floods', () => webhookPhase(databaseUrl))
 } else {
 	await phase('embedded phase', embeddedPhase)
@@ -293,4 +312,5 @@ console.log(`Reliability drill, ${started.toISOString().slice(0, 16).replace('T'
 console.log(await describeMachine(databaseUrl))
 console.log()
 console.log(markdownTable(['tried', 'expected', 'observed', 'held'], rows))
+github.stop()
 process.exit(rows.every((r) => r[3] === 'yes') ? 0 : 1)
