@@ -1,4 +1,4 @@
-import type { JWTVerifyGetKey } from 'jose'
+import type { JWTPayload, JWTVerifyGetKey } from 'jose'
 import type { SyncContext, WebhookRequest, WebhookSpec } from '../../core/index.ts'
 import { statusOf } from '../google/index.ts'
 import { type GmailApi, gmailClient } from './client.ts'
@@ -65,11 +65,26 @@ export function topicFor(ctx: Pick<SyncContext, 'app'>, serverTopic: string | nu
 
 const NO_CUSTOM_TOPIC =
 	"push is off: the organization's own Google application has no Pub/Sub topic (set googleDrivePubsubTopic, a topic in that application's Cloud project); the mailbox syncs on schedule"
+const NO_CUSTOM_ACCOUNT =
+	"push is off: the organization's own Google application names no push service account (set googleDrivePushServiceAccount, the service account its push subscription authenticates with); the mailbox syncs on schedule"
+const NO_SERVER_ACCOUNT =
+	'push is off: GMAIL_PUSH_SERVICE_ACCOUNT is not set (the service account the push subscription authenticates with; any Google Cloud project can mint a token for the audience alone); the mailbox syncs on schedule'
+
+/**
+ * The service account whose push tokens are taken for a connection of `app`: the server's (GMAIL_PUSH_SERVICE_ACCOUNT)
+ * for its application, the organization's own (`googleDrivePushServiceAccount`) for an organization's application.
+ */
+const expectedAccount = (
+	app: { source: 'server' | 'custom'; options?: Record<string, string> } | undefined,
+	server: string | null,
+) => (app?.source === 'custom' ? (app.options?.pushServiceAccount ?? null) : server)
 
 /**
  * `users.watch` publishes to a Pub/Sub topic whose push subscription posts here. A push is accepted when its OIDC
- * token (signed by Google, issuer accounts.google.com, audience the one configured on the subscription) verifies, and
- * the mailbox it names belongs to a connection; it only asks for a sync. Gmail keeps one watch per mailbox (and
+ * token (signed by Google, issuer accounts.google.com, audience the one configured on the subscription) verifies, it
+ * names the service account of the application the mailbox's connection uses (any Cloud project can have Google sign
+ * a token for an audience, so without a service account push is off), and the mailbox belongs to a connection; it
+ * only asks for a sync. Gmail keeps one watch per mailbox (and
  * Cloud project): connections on the same mailbox and topic share it, watching the union of their labels, and it is
  * stopped only when the last of them goes.
  */
@@ -98,10 +113,10 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		const expiration = Number(data.expiration ?? 0) || Date.now() + 7 * 24 * 3_600_000
 		return new Date(Math.min(expiration, Date.now() + RENEW_AFTER_MS)).toISOString()
 	}
-	const verifyToken = async (request: WebhookRequest) => {
-		if (!options.audience) return false
+	const verifyToken = async (request: WebhookRequest): Promise<JWTPayload | null> => {
+		if (!options.audience) return null
 		const token = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1]
-		if (!token) return false
+		if (!token) return null
 		try {
 			const { jwtVerify } = await import('jose')
 			const { payload } = await jwtVerify(token, await keySet(), {
@@ -109,11 +124,24 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 				audience: options.audience,
 				algorithms: ['RS256'],
 			})
-			if (options.serviceAccount) return payload.email === options.serviceAccount && payload.email_verified === true
-			return true
+			return payload
 		} catch {
-			return false
+			return null
 		}
+	}
+	/** The claims of the push's token when Google signed it for the audience (once per push), else null. */
+	const claims = new WeakMap<WebhookRequest, Promise<JWTPayload | null>>()
+	const verifiedClaims = (request: WebhookRequest) => {
+		const known = claims.get(request)
+		if (known) return known
+		const verified = verifyToken(request)
+		claims.set(request, verified)
+		return verified
+	}
+	/** Whether the push's token names `account`, verified. */
+	const signedBy = async (request: WebhookRequest, account: string | null) => {
+		const payload = await verifiedClaims(request)
+		return account !== null && payload?.email === account && payload.email_verified === true
 	}
 	return {
 		routeKeys(request) {
@@ -122,16 +150,23 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		},
 		maxRouteKeys: 1,
 		// Google signs the push itself: a forged one is refused before any mailbox is looked up.
-		authenticate: (request) => verifyToken(request),
-		// Pub/Sub redelivers anything not answered 2xx for 7 days: a verified push for a mailbox no connection
-		// watches (any more) is acknowledged.
-		verifyWithoutSubscription: (request) => verifyToken(request),
+		authenticate: async (request) => (await verifiedClaims(request)) !== null,
+		// Signed by the service account of the application the mailbox's connection uses, not another organization's.
+		verifyApp: (request, app) => signedBy(request, expectedAccount(app, options.serviceAccount)),
+		// Pub/Sub redelivers anything not answered 2xx for 7 days: a push of the server's subscription for a mailbox no
+		// connection watches (any more) is acknowledged.
+		verifyWithoutSubscription: (request) => signedBy(request, options.serviceAccount),
 		deliveryId: (request) => envelopeOf(request).messageId,
 		async subscribe(ctx) {
 			const topic = topicFor(ctx, options.topic)
 			if (!topic) {
 				const failures = ctx.app?.source === 'custom' ? [{ scope: 'push', error: NO_CUSTOM_TOPIC }] : []
 				return { subscriptions: [], failures }
+			}
+			// Its pushes would all be refused: no watch.
+			if (!expectedAccount(ctx.app, options.serviceAccount)) {
+				const error = ctx.app?.source === 'custom' ? NO_CUSTOM_ACCOUNT : NO_SERVER_ACCOUNT
+				return { subscriptions: [], failures: [{ scope: 'push', error }] }
 			}
 			const api = await gmailClient(options.apiUrl, ctx)
 			const { data } = await api.call(() => api.gmail.users.getProfile({ userId: 'me' }))

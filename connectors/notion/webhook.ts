@@ -25,6 +25,19 @@ function parseDelivery(request: WebhookRequest): Delivery | null {
 	}
 }
 
+/** Whether the delivery's `X-Notion-Signature` is the HMAC of its body with one of `tokens`. */
+async function signedWithOneOf(request: WebhookRequest, tokens: string[]): Promise<boolean> {
+	const signature = request.headers.get('x-notion-signature')
+	if (!signature) return false
+	const { verifyWebhookSignature } = await import('@notionhq/client')
+	for (const verificationToken of tokens) {
+		if (verificationToken && (await verifyWebhookSignature({ body: request.body, signature, verificationToken }))) {
+			return true
+		}
+	}
+	return false
+}
+
 /** Events about content the connector imports; comments and file uploads are not imported. */
 const SYNCING = /^(page|database|data_source)\./
 
@@ -34,8 +47,10 @@ const VERIFICATION_TOKEN_FORM = /^secret_[A-Za-z0-9_-]{16,128}$/
 /**
  * Notion's webhooks: one subscription per integration, made in its settings. Notion first POSTs a verification
  * token, which the operator pastes back there (it is logged for that) and configures here
- * (NOTION_WEBHOOK_VERIFICATION_TOKEN): only a token the operator confirmed signs deliveries we accept, so a forged
- * handshake cannot install a key. Events (`X-Notion-Signature`, HMAC-SHA256 of the body) are routed by workspace.
+ * (NOTION_WEBHOOK_VERIFICATION_TOKEN for the server's integration, an organization's `notionWebhookVerificationToken`
+ * setting for its own): only a token the operator confirmed signs deliveries we accept, so a forged handshake cannot
+ * install a key. Events (`X-Notion-Signature`, HMAC-SHA256 of the body) are routed by workspace, and taken only for
+ * the connections of the integration whose token signed them.
  */
 export function notionWebhook(options: {
 	apiUrl: string
@@ -62,21 +77,21 @@ export function notionWebhook(options: {
 			options
 				.logger()
 				.warn(
-					"Notion sent a webhook verification token: paste it into the integration's Webhooks settings; only once Notion accepts it there, set NOTION_WEBHOOK_VERIFICATION_TOKEN to it so deliveries are accepted",
+					"A POST claiming to be Notion's webhook verification token: paste it into the integration's Webhooks settings; only once Notion accepts it there, set it as NOTION_WEBHOOK_VERIFICATION_TOKEN (the server's integration) or as the organization's notionWebhookVerificationToken setting (its own integration) so deliveries are accepted",
 					{ verificationToken: body.verification_token },
 				)
 			return Response.json({ received: true })
 		},
-		// Signed with the integration's verification token, not a subscription's secret: checked before any lookup.
-		async authenticate(request) {
-			const signature = request.headers.get('x-notion-signature')
-			if (!signature) return false
-			const { verifyWebhookSignature } = await import('@notionhq/client')
-			for (const verificationToken of options.verificationTokens) {
-				if (await verifyWebhookSignature({ body: request.body, signature, verificationToken })) return true
-			}
-			return false
-		},
+		// Signed with the verification token of the integration the workspace's connection was authorized with: the
+		// server's (NOTION_WEBHOOK_VERIFICATION_TOKEN) or its organization's own (notionWebhookVerificationToken), so
+		// one organization's token never starts another organization's syncs.
+		verifyApp: (request, app) =>
+			signedWithOneOf(
+				request,
+				app.source === 'server' ? options.verificationTokens : [app.options.webhookVerificationToken ?? ''],
+			),
+		// A delivery of the server's integration for a workspace no connection has (any more) is acknowledged.
+		verifyWithoutSubscription: (request) => signedWithOneOf(request, options.verificationTokens),
 		deliveryId(request) {
 			const id = parse(request)?.id
 			return typeof id === 'string' && id ? id : null

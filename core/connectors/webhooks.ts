@@ -1,9 +1,16 @@
 import { ServiceError } from '../errors.ts'
 import type { SubscriptionRecord } from '../plugins/connection-storage.ts'
-import { DEFAULT_WEBHOOK_BODY_BYTES, DEFAULT_WEBHOOK_ROUTE_KEYS, type WebhookRequest } from '../plugins/connector.ts'
+import {
+	type AnyConnector,
+	DEFAULT_WEBHOOK_BODY_BYTES,
+	DEFAULT_WEBHOOK_ROUTE_KEYS,
+	type WebhookApp,
+	type WebhookRequest,
+} from '../plugins/connector.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
 import { connectorFor } from './providers.ts'
+import { openApp } from './secrets.ts'
 
 const refused = (details: string) => new ServiceError(401, 'Webhook refused', details)
 
@@ -76,6 +83,27 @@ export async function refuseUnroutedWebhook(
 }
 
 /** `routed`: the subscriptions `refuseUnroutedWebhook` found by the same request's headers, if it looked them up. */
+/**
+ * The application the subscription's connection was authorized with; a custom one with its organization's current
+ * options (a verification token set after the connection was made counts), while the organization still uses it.
+ */
+async function webhookApp(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	subscription: SubscriptionRecord,
+): Promise<WebhookApp | null> {
+	const connection = await deps.storage.connections.byId(subscription.connectionId)
+	const app = connection ? openApp(deps.secrets, connection) : null
+	if (!app) return null
+	let options = app.options ?? {}
+	const settingsKey = connector.auth.type === 'oauth2' ? connector.auth.settingsKey : undefined
+	if (app.source === 'custom' && settingsKey) {
+		const current = await deps.settings.customCredentials({ orgId: subscription.orgId }, settingsKey)
+		if (current?.clientId === app.clientId) options = current.options
+	}
+	return { source: app.source, clientId: app.clientId, orgId: subscription.orgId, options }
+}
+
 export async function receiveWebhook(
 	deps: ConnectorDeps,
 	provider: string,
@@ -110,15 +138,23 @@ export async function receiveWebhook(
 	if (subscriptions.length === 0) {
 		// A delivery the provider's own signature (or verifyWithoutSubscription) vouches for, for a subscription that is
 		// gone, is acknowledged: anything else is redelivered for days.
-		if (webhook.authenticate || (await webhook.verifyWithoutSubscription?.(request))) return { accepted: 0 }
+		const vouched = webhook.verifyWithoutSubscription
+			? await webhook.verifyWithoutSubscription(request)
+			: webhook.authenticate !== undefined
+		if (vouched) return { accepted: 0 }
 		throw refused('the notification names no known subscription')
 	}
 	const verified = []
 	for (const subscription of subscriptions) {
-		// Without `verify`, `authenticate` (which passed above) is the only check; a spec with neither accepts nothing.
-		const ok = webhook.verify
+		// Without `verify`, `authenticate` (which passed above) and `verifyApp` are the checks; a spec with none of them
+		// accepts nothing.
+		let ok = webhook.verify
 			? await webhook.verify(request, deps.secrets.open(subscription.secret))
-			: webhook.authenticate !== undefined
+			: webhook.authenticate !== undefined || webhook.verifyApp !== undefined
+		if (ok && webhook.verifyApp) {
+			const app = await webhookApp(deps, connector, subscription)
+			ok = app !== null && (await webhook.verifyApp(request, app))
+		}
 		if (ok) verified.push(subscription)
 	}
 	if (verified.length === 0) throw refused('the signature does not match')

@@ -56,9 +56,9 @@ export function validateConnector(connector: ConnectorPlugin, label: string, see
 		fail('resources.configure is missing')
 	}
 	if (connector.webhook) {
-		const { verify, authenticate, routeKeys, maxRouteKeys, maxBodyBytes } = connector.webhook
-		if (typeof verify !== 'function' && typeof authenticate !== 'function') {
-			fail('webhook.verify or webhook.authenticate is missing')
+		const { verify, authenticate, verifyApp, routeKeys, maxRouteKeys, maxBodyBytes } = connector.webhook
+		if (typeof verify !== 'function' && typeof authenticate !== 'function' && typeof verifyApp !== 'function') {
+			fail('webhook.verify, webhook.authenticate or webhook.verifyApp is missing')
 		}
 		if (typeof routeKeys !== 'function') fail('webhook.routeKeys is missing')
 		for (const [name, value] of Object.entries({ maxRouteKeys, maxBodyBytes })) {

@@ -226,6 +226,16 @@ export interface WebhookRequest {
 	url?: string
 }
 
+/** The application a subscription's connection was authorized with, as `WebhookSpec.verifyApp` sees it. */
+export interface WebhookApp {
+	/** `server`: the environment's application; `custom`: the organization's own (settings). */
+	source: 'server' | 'custom'
+	clientId: string
+	orgId: string
+	/** A custom application's current options from its organization's settings (`pushServiceAccount`). */
+	options: Record<string, string>
+}
+
 /** A push subscription (a repository hook, a watch channel) core keeps, renews and stops. */
 export interface Subscription {
 	/** The provider's id of the subscription (hook id, channel id). */
@@ -276,6 +286,13 @@ export interface WebhookSpec<Settings> {
 	authenticate?(request: WebhookRequest): boolean | Promise<boolean>
 	/** Checks the signature or token with the subscription's secret (constant time). */
 	verify?(request: WebhookRequest, secret: string): boolean | Promise<boolean>
+	/**
+	 * For providers whose deliveries are signed by something of the application rather than of the subscription
+	 * (Notion's verification token, the service account of a Gmail push subscription): whether the delivery was signed
+	 * by the application the subscription's connection was authorized with. A subscription is taken only when this
+	 * holds too, so one organization's signer never reaches another organization's connections.
+	 */
+	verifyApp?(request: WebhookRequest, app: WebhookApp): boolean | Promise<boolean>
 	/** The delivery's unique id: a second delivery with the same id is a replay and refused. */
 	deliveryId?(request: WebhookRequest): string | null
 	/** Whether this notification asks for a sync of the connection (a push to another branch does not). */
@@ -288,7 +305,7 @@ export interface WebhookSpec<Settings> {
 	/**
 	 * For providers that can verify a delivery without a subscription's secret (a Pub/Sub push's OIDC token): a
 	 * verified delivery for an unknown or removed subscription is then acknowledged (2xx) instead of refused, so the
-	 * provider stops redelivering it.
+	 * provider stops redelivering it. Without it, a spec with `authenticate` acknowledges whatever passed that.
 	 */
 	verifyWithoutSubscription?(request: WebhookRequest): Promise<boolean>
 	/**

@@ -20,9 +20,17 @@ export const customKeyEnabledField = (settingsKey: string) => `${settingsKey}Cus
 
 /**
  * Options of an organization's own application, by settings key, stored beside its credentials and given to its
- * connections (`googleDrivePubsubTopic`: the Pub/Sub topic Gmail push publishes to, in that application's project).
+ * connections: `googleDrivePubsubTopic` (the Pub/Sub topic Gmail push publishes to, in that application's project),
+ * `googleDrivePushServiceAccount` (the service account its push subscription signs with),
+ * `notionWebhookVerificationToken` (the verification token of its integration's webhook subscription).
  */
-export const APP_OPTIONS: Record<string, string[]> = { googleDrive: ['PubsubTopic'] }
+export const APP_OPTIONS: Record<string, string[]> = {
+	googleDrive: ['PubsubTopic', 'PushServiceAccount'],
+	notion: ['WebhookVerificationToken'],
+}
+
+/** Application options that are secrets: sealed when stored, masked when shown, like client secrets. */
+export const SECRET_APP_OPTIONS = new Set(['notionWebhookVerificationToken'])
 
 const appOptionFields = (settingsKey: string) => (APP_OPTIONS[settingsKey] ?? []).map((o) => `${settingsKey}${o}`)
 

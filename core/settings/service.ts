@@ -8,6 +8,7 @@ import {
 	customKeyEnabledField,
 	maskSecret,
 	orgSlug,
+	SECRET_APP_OPTIONS,
 	settingsFields,
 } from './fields.ts'
 import { isSealed, type SecretBox } from './secret-box.ts'
@@ -65,7 +66,8 @@ export function createSettingsService(deps: {
 			const secret = stored[`${settingsKey}ClientSecret`]
 			const options: Record<string, string> = {}
 			for (const option of APP_OPTIONS[settingsKey] ?? []) {
-				const value = stored[`${settingsKey}${option}`]
+				const raw = stored[`${settingsKey}${option}`]
+				const value = isSealed(raw) ? secrets.open(raw) : raw
 				if (typeof value === 'string' && value) options[option.charAt(0).toLowerCase() + option.slice(1)] = value
 			}
 			return {
@@ -83,7 +85,7 @@ export function createSettingsService(deps: {
 			const stored = await storage.settings.get(scope.orgId)
 			const next: Record<string, unknown> = { ...stored }
 			for (const [field, value] of Object.entries(patch)) {
-				const isSecret = settingsKeys.some((key) => clientSecretField(key) === field)
+				const isSecret = SECRET_APP_OPTIONS.has(field) || settingsKeys.some((key) => clientSecretField(key) === field)
 				next[field] = isSecret && typeof value === 'string' ? secrets.seal(value) : value
 			}
 			const enabledAt = { ...((stored[ENABLED_AT] as Record<string, string> | undefined) ?? {}) }

@@ -9,6 +9,7 @@ import { startTestService, type TestService } from '../../testkit/service.ts'
 const TOPIC = 'projects/demo-project/topics/gmail'
 const AUDIENCE = 'https://memory.example.com/v3/connections/webhooks/gmail'
 const ORG_CLIENT = { id: 'org-client.apps.googleusercontent.com', secret: 'org-secret', project: 'org-project' }
+const PUSH_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
 
 /** Drive and Gmail on one Google (one application, one account), through the service. */
 describe('Google Drive and Gmail through the service, as Google answers', () => {
@@ -28,7 +29,13 @@ describe('Google Drive and Gmail through the service, as Google answers', () => 
 			},
 			plugins: [
 				googleDrive(endpoints),
-				gmail({ ...endpoints, pubsubTopic: TOPIC, pushAudience: AUDIENCE, pushJwksUrl: emulator.jwksUrl }),
+				gmail({
+					...endpoints,
+					pubsubTopic: TOPIC,
+					pushAudience: AUDIENCE,
+					pushServiceAccount: PUSH_ACCOUNT,
+					pushJwksUrl: emulator.jwksUrl,
+				}),
 			],
 			extractor: null,
 		})
@@ -105,7 +112,9 @@ describe('Google Drive and Gmail through the service, as Google answers', () => 
 		await t.json('DELETE', `/v3/connections/${withoutTopic.id}`, undefined, org)
 
 		const topic = `projects/${ORG_CLIENT.project}/topics/gmail-push`
-		expect((await t.json('PATCH', '/v3/settings', { googleDrivePubsubTopic: topic }, org)).status).toBe(200)
+		const account = `gmail-push@${ORG_CLIENT.project}.iam.gserviceaccount.com`
+		const pushSettings = { googleDrivePubsubTopic: topic, googleDrivePushServiceAccount: account }
+		expect((await t.json('PATCH', '/v3/settings', pushSettings, org)).status).toBe(200)
 		const withTopic = await connect('gmail', 'own-app-2', org)
 		expect(withTopic.connection.status).toBe('active')
 		expect(emulator.activeWatch(ORG_CLIENT.project)).toMatchObject({ topicName: topic, labelIds: ['INBOX'] })

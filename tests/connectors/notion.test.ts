@@ -284,6 +284,72 @@ describe('Notion connector: OAuth applications', () => {
 		}
 	}, 60_000)
 
+	it('takes a delivery only for the connections of the integration whose verification token signed it', async () => {
+		const emulator = startNotionEmulator()
+		const serverToken = 'secret_server_integration_token_0001'
+		const orgToken = 'secret_organization_integration_token_02'
+		const t = await startTestService('pglite', {
+			env: {
+				NOTION_CLIENT_ID: emulator.clientId,
+				NOTION_CLIENT_SECRET: emulator.clientSecret,
+				MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
+			},
+			plugins: [notion({ apiUrl: emulator.url, requestsPerSecond: 50, webhookVerificationTokens: [serverToken] })],
+			extractor: null,
+		})
+		try {
+			const org = await t.createKey('Own integration')
+			const settings = await t.json(
+				'PATCH',
+				'/v3/settings',
+				{
+					notionClientId: emulator.clientId,
+					notionClientSecret: emulator.clientSecret,
+					notionCustomKeyEnabled: true,
+					notionWebhookVerificationToken: orgToken,
+				},
+				org,
+			)
+			expect(settings.status).toBe(200)
+			expect(settings.body.updated.notionWebhookVerificationToken).toBe(`****${orgToken.slice(-4)}`)
+			// The same workspace connected by two organizations: through the server's integration and through its own.
+			const connect = async (key: string) => {
+				const { created } = await authorizeThroughEmulator(t, 'notion', { containerTag: 'shared-ws' }, key)
+				await syncSettled(t, created.body.id, '', key)
+				return created.body.id as string
+			}
+			const connections = [
+				{ id: await connect(t.key), key: t.key },
+				{ id: await connect(org), key: org },
+			]
+			const runs = () =>
+				Promise.all(
+					connections.map(
+						async ({ id, key }) =>
+							(await t.json('GET', `/v3/connections/${id}/sync-runs`, undefined, key)).body.syncRuns.length as number,
+					),
+				)
+			const deliver = async (token: string) => {
+				const before = await runs()
+				const delivery = await emulator.delivery(token, { type: 'page.updated', entityId: 'x' })
+				const answer = await t.request('POST', '/v3/connections/webhooks/notion', {
+					body: delivery.body,
+					headers: delivery.headers,
+					key: null,
+				})
+				await Bun.sleep(1500)
+				const after = await runs()
+				return { status: answer.status, started: after.map((count, i) => count - before[i]!) }
+			}
+			expect(await deliver(orgToken)).toEqual({ status: 202, started: [0, 1] })
+			expect(await deliver(serverToken)).toEqual({ status: 202, started: [1, 0] })
+			expect(await deliver('secret_nobody_configured_this_token')).toEqual({ status: 401, started: [0, 0] })
+		} finally {
+			await t.stop()
+			emulator.stop()
+		}
+	}, 90_000)
+
 	it('refuses a token exchange without Basic auth (the emulator holds Notion to it)', async () => {
 		const emulator = startNotionEmulator()
 		try {

@@ -162,7 +162,7 @@ describe('connector declarations', () => {
 		const webhook = { routeKeys: () => [], authenticate: () => false }
 		expect(validatePlugins([...base, connector('feed', { webhook })])).toHaveLength(3)
 		expect(() => validatePlugins([...base, connector('feed', { webhook: { routeKeys: () => [] } })])).toThrow(
-			'webhook.verify or webhook.authenticate is missing',
+			'webhook.verify, webhook.authenticate or webhook.verifyApp is missing',
 		)
 		for (const bound of [{ maxRouteKeys: 0 }, { maxBodyBytes: 1.5 }, { maxRouteKeys: '10' }]) {
 			expect(() => validatePlugins([...base, connector('feed', { webhook: { ...webhook, ...bound } })])).toThrow(

@@ -50,6 +50,15 @@ const PubsubTopic = t.Nullable(
 	}),
 )
 
+/** A Google service account's email (https://cloud.google.com/iam/docs/service-account-overview). */
+const ServiceAccount = t.Nullable(
+	t.String({
+		maxLength: 254,
+		pattern: '^[a-z0-9][a-z0-9._-]*@[a-z0-9][a-z0-9.-]*\\.gserviceaccount\\.com$',
+		error: 'must be a service account email, name@project.iam.gserviceaccount.com',
+	}),
+)
+
 /** The PATCH body: the plain settings and the application fields of the registered connectors' settings keys. */
 export const settingsPatchBody = (settingsKeys: readonly string[]) =>
 	t.Object(
@@ -64,11 +73,18 @@ export const settingsPatchBody = (settingsKeys: readonly string[]) =>
 			profileBuckets: t.Optional(ProfileBuckets),
 			workspacePrompt: t.Optional(t.Nullable(t.String({ maxLength: 1500, error: 'must be at most 1500 characters' }))),
 			...credentialFields(settingsKeys),
-			...(settingsKeys.includes('googleDrive') ? { googleDrivePubsubTopic: t.Optional(PubsubTopic) } : {}),
+			...(settingsKeys.includes('googleDrive')
+				? {
+						googleDrivePubsubTopic: t.Optional(PubsubTopic),
+						googleDrivePushServiceAccount: t.Optional(ServiceAccount),
+					}
+				: {}),
+			...(settingsKeys.includes('notion') ? { notionWebhookVerificationToken: t.Optional(Credential(256)) } : {}),
 		},
 		{
 			additionalProperties: false,
-			description: 'Either `workspacePrompt` alone, or any other settings. Client secrets are stored encrypted.',
+			description:
+				'Either `workspacePrompt` alone, or any other settings. Client secrets and webhook verification tokens are stored encrypted.',
 			examples: [REQUEST_EXAMPLES.settings],
 		},
 	)

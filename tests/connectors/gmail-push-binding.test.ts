@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { gmail } from '../../connectors/gmail/index.ts'
+import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
+import { type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
+import { startTestService, type TestService } from '../../testkit/service.ts'
+
+const TOPIC = 'projects/demo-project/topics/gmail'
+const AUDIENCE = 'https://memory.example.com/v3/connections/webhooks/gmail'
+const SERVER_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
+const ORG_ACCOUNT = 'org-push@org-project.iam.gserviceaccount.com'
+const STRANGER_ACCOUNT = 'anyone@attacker-project.iam.gserviceaccount.com'
+const ORG_CLIENT = { id: 'org-client.apps.googleusercontent.com', secret: 'org-secret', project: 'org-project' }
+
+async function gmailService(emulator: GmailEmulator, serviceAccount: string | undefined) {
+	return startTestService('pglite', {
+		env: {
+			GOOGLE_CLIENT_ID: emulator.google.clientId,
+			GOOGLE_CLIENT_SECRET: emulator.google.clientSecret,
+			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
+		},
+		plugins: [
+			gmail({
+				accountsUrl: emulator.url,
+				oauthUrl: emulator.url,
+				apiUrl: emulator.url,
+				pubsubTopic: TOPIC,
+				pushAudience: AUDIENCE,
+				pushServiceAccount: serviceAccount,
+				pushJwksUrl: emulator.jwksUrl,
+			}),
+		],
+		extractor: null,
+	})
+}
+
+const webhook = (t: TestService, delivery: { body: string; headers: Record<string, string> }) =>
+	t.request('POST', '/v3/connections/webhooks/gmail', { body: delivery.body, headers: delivery.headers, key: null })
+
+async function connect(t: TestService, containerTag: string, key = t.key) {
+	const { created } = await authorizeThroughEmulator(t, 'gmail', { containerTag }, key)
+	const id = created.body.id as string
+	await syncSettled(t, id, '', key)
+	return id
+}
+
+const runs = async (t: TestService, id: string, key = t.key) =>
+	(await t.json('GET', `/v3/connections/${id}/sync-runs`, undefined, key)).body.syncRuns.length as number
+
+describe('Gmail push without a push service account', () => {
+	let emulator: GmailEmulator
+	let t: TestService
+	beforeAll(async () => {
+		emulator = await startGmailEmulator()
+		t = await gmailService(emulator, undefined)
+	}, 120_000)
+	afterAll(async () => {
+		await t.stop()
+		emulator.stop()
+	})
+
+	it('makes no watch and refuses every push, however Google signed it; the mailbox syncs on schedule', async () => {
+		const id = await connect(t, 'unbound')
+		expect(emulator.activeWatch()).toBeNull()
+		expect(await t.service.plugins.storage.connections.subscriptions(id)).toEqual([])
+		const before = await runs(t, id)
+		for (const account of [SERVER_ACCOUNT, STRANGER_ACCOUNT]) {
+			const refused = await webhook(t, await emulator.push({ audience: AUDIENCE, serviceAccount: account }))
+			expect(refused.status).toBe(401)
+		}
+		await Bun.sleep(1000)
+		expect(await runs(t, id)).toBe(before)
+		const connection = await t.json('GET', `/v3/connections/${id}`)
+		expect(connection.body.status).toBe('active')
+	}, 60_000)
+})
+
+describe("Gmail push bound to the service account of the connection's application", () => {
+	let emulator: GmailEmulator
+	let t: TestService
+	let org: string
+	let serverConnection: string
+	let orgConnection: string
+	beforeAll(async () => {
+		emulator = await startGmailEmulator()
+		emulator.google.addClient(ORG_CLIENT.id, ORG_CLIENT.secret, ORG_CLIENT.project)
+		t = await gmailService(emulator, SERVER_ACCOUNT)
+		org = await t.createKey('Own application')
+		const settings = await t.json(
+			'PATCH',
+			'/v3/settings',
+			{
+				googleDriveClientId: ORG_CLIENT.id,
+				googleDriveClientSecret: ORG_CLIENT.secret,
+				googleDriveCustomKeyEnabled: true,
+				googleDrivePubsubTopic: `projects/${ORG_CLIENT.project}/topics/gmail-push`,
+				googleDrivePushServiceAccount: ORG_ACCOUNT,
+			},
+			org,
+		)
+		expect(settings.status).toBe(200)
+		// The same mailbox connected by two organizations: the server's application and the organization's own.
+		serverConnection = await connect(t, 'server-app')
+		orgConnection = await connect(t, 'own-app', org)
+	}, 120_000)
+	afterAll(async () => {
+		await t.stop()
+		emulator.stop()
+	})
+
+	const syncsAfter = async (account: string) => {
+		const before = [await runs(t, serverConnection), await runs(t, orgConnection, org)]
+		const answer = await webhook(t, await emulator.push({ audience: AUDIENCE, serviceAccount: account }))
+		await Bun.sleep(1500)
+		const after = [await runs(t, serverConnection), await runs(t, orgConnection, org)]
+		return { status: answer.status, started: after.map((count, i) => count - before[i]!) }
+	}
+
+	it("starts only the syncs of the connections whose application's account signed the push", async () => {
+		expect(await syncsAfter(SERVER_ACCOUNT)).toEqual({ status: 202, started: [1, 0] })
+		expect(await syncsAfter(ORG_ACCOUNT)).toEqual({ status: 202, started: [0, 1] })
+		expect(await syncsAfter(STRANGER_ACCOUNT)).toEqual({ status: 401, started: [0, 0] })
+	}, 60_000)
+
+	it('refuses a service account that is not one, and keeps the one set', async () => {
+		const bad = await t.json('PATCH', '/v3/settings', { googleDrivePushServiceAccount: 'someone@gmail.com' }, org)
+		expect(bad.status).toBe(400)
+		const settings = await t.json('GET', '/v3/settings', undefined, org)
+		expect(settings.body.googleDrivePushServiceAccount).toBe(ORG_ACCOUNT)
+	})
+})
