@@ -84,9 +84,8 @@ const expectedAccount = (
  * token (signed by Google, issuer accounts.google.com, audience the one configured on the subscription) verifies, it
  * names the service account of the application the mailbox's connection uses (any Cloud project can have Google sign
  * a token for an audience, so without a service account push is off), and the mailbox belongs to a connection; it
- * only asks for a sync. Gmail keeps one watch per mailbox (and
- * Cloud project): connections on the same mailbox and topic share it, watching the union of their labels, and it is
- * stopped only when the last of them goes.
+ * only asks for a sync. Gmail keeps one watch per mailbox (and Cloud project): connections on the same mailbox and
+ * topic share it, watching the union of their labels, and it is stopped only when the last of them goes.
  */
 export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 	let keys: JWTVerifyGetKey | null = null

@@ -82,7 +82,6 @@ export async function refuseUnroutedWebhook(
 	return known
 }
 
-/** `routed`: the subscriptions `refuseUnroutedWebhook` found by the same request's headers, if it looked them up. */
 /**
  * The application the subscription's connection was authorized with; a custom one with its organization's current
  * options (a verification token set after the connection was made counts), while the organization still uses it.
@@ -104,6 +103,7 @@ async function webhookApp(
 	return { source: app.source, clientId: app.clientId, orgId: subscription.orgId, options }
 }
 
+/** `routed`: the subscriptions `refuseUnroutedWebhook` found by the same request's headers, if it looked them up. */
 export async function receiveWebhook(
 	deps: ConnectorDeps,
 	provider: string,
