@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { startNotionEmulator } from '../../testkit/emulators/notion.ts'
 import { runCorpus } from '../../testkit/hostile/corpus.ts'
 import { HOSTILE_VALUES } from '../../testkit/hostile/hostile-values.ts'
 import { operationsOf } from '../../testkit/hostile/operations.ts'
@@ -20,7 +21,7 @@ import { fileBombs } from './bombs.ts'
 import { ingestThroughCrashes } from './crash.ts'
 import { boundedLoad } from './load.ts'
 import { malformedHosts, searchOracle } from './probes.ts'
-import { drillRepository, githubEnv, securityRows } from './security.ts'
+import { drillRepository, type Providers, providerEnv, securityRows } from './security.ts'
 import { createKey, type DrillProcess, healthWatch, settle, startDrillService } from './service.ts'
 import { sizeRefusals } from './sizes.ts'
 import { webhookFloods } from './webhooks.ts'
@@ -36,9 +37,15 @@ const cacheDir = process.env.MEMORY_CACHE_DIR ?? join(tmpdir(), 'memory-service-
 
 async function embeddedPhase() {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
-	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, MEMORY_URL_ALLOWLIST: '', ...githubEnv(github) }
+	const env = {
+		MEMORY_DATA_DIR: dataDir,
+		MEMORY_CACHE_DIR: cacheDir,
+		MEMORY_URL_ALLOWLIST: '',
+		...providerEnv(providers),
+	}
 	const keyA = await createKey(env, 'drill-a')
 	const keyB = await createKey(env, 'drill-b')
+	const keyC = await createKey(env, 'drill-c')
 	let server = await startDrillService(env)
 	const health = healthWatch(() => server.url)
 	try {
@@ -64,7 +71,7 @@ async function embeddedPhase() {
 		for (const probe of [
 			await malformedHosts(server.url, 'embedded'),
 			await searchOracle(server.url, keyA, 'embedded'),
-			...(await securityRows(server.url, keyA, 'embedded', github)),
+			...(await securityRows(server.url, { admin: keyA, other: keyC }, 'embedded', providers)),
 		])
 			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(server.url, 'embedded'))
@@ -196,12 +203,13 @@ async function withDrillDatabase(serverUrl: string, use: (url: string) => Promis
 }
 
 async function postgresPhase(databaseUrl: string) {
-	const env = { DATABASE_URL: databaseUrl, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
+	const env = { DATABASE_URL: databaseUrl, MEMORY_CACHE_DIR: cacheDir, ...providerEnv(providers) }
 	const key = await createKey(env, `drill-pg-${Date.now()}`)
+	const other = await createKey(env, `drill-pg-other-${Date.now()}`)
 	let api: DrillProcess = await startDrillService(env, ['--role=api'])
 	let worker: DrillProcess = await startDrillService(env, ['--role=worker'])
 	try {
-		for (const probe of await securityRows(api.url, key, 'PostgreSQL', github))
+		for (const probe of await securityRows(api.url, { admin: key, other }, 'PostgreSQL', providers))
 			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
 			row(flood.tried, flood.expected, flood.observed, flood.ok)
@@ -253,19 +261,20 @@ async function phase(name: string, run: () => Promise<void>) {
 
 /**
  * `--only=webhooks` (or `--only=security`): the security review's attacks alone (malformed Host, search oracle, OAuth
- * binding, customId race, console paths, GitHub replay, webhook floods), on the embedded store and (with
- * DATABASE_URL) on PostgreSQL.
+ * binding, customId race, console paths, GitHub replay, Notion token binding, webhook floods), on the embedded store
+ * and (with DATABASE_URL) on PostgreSQL.
  */
 async function webhookPhase(databaseUrl: string | undefined) {
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-drill-'))
-	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
+	const env = { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: cacheDir, ...providerEnv(providers) }
 	const admin = await createKey(env, 'drill-security')
+	const other = await createKey(env, 'drill-security-other')
 	const embedded = await startDrillService(env)
 	try {
 		for (const probe of [
 			await malformedHosts(embedded.url, 'embedded'),
 			await searchOracle(embedded.url, admin, 'embedded'),
-			...(await securityRows(embedded.url, admin, 'embedded', github)),
+			...(await securityRows(embedded.url, { admin, other }, 'embedded', providers)),
 		])
 			row(probe.tried, probe.expected, probe.observed, probe.ok)
 		for (const flood of await webhookFloods(embedded.url, 'embedded'))
@@ -276,14 +285,15 @@ async function webhookPhase(databaseUrl: string | undefined) {
 	}
 	if (!databaseUrl) return
 	await withDrillDatabase(databaseUrl, async (url) => {
-		const pgEnv = { DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir, ...githubEnv(github) }
+		const pgEnv = { DATABASE_URL: url, MEMORY_CACHE_DIR: cacheDir, ...providerEnv(providers) }
 		const pgAdmin = await createKey(pgEnv, 'drill-security')
+		const pgOther = await createKey(pgEnv, 'drill-security-other')
 		const api = await startDrillService(pgEnv, ['--role=api'])
 		const worker = await startDrillService(pgEnv, ['--role=worker'])
 		try {
 			for (const probe of [
 				await searchOracle(api.url, pgAdmin, 'PostgreSQL'),
-				...(await securityRows(api.url, pgAdmin, 'PostgreSQL', github)),
+				...(await securityRows(api.url, { admin: pgAdmin, other: pgOther }, 'PostgreSQL', providers)),
 			])
 				row(probe.tried, probe.expected, probe.observed, probe.ok)
 			for (const flood of await webhookFloods(api.url, 'PostgreSQL'))
@@ -297,9 +307,10 @@ async function webhookPhase(databaseUrl: string | undefined) {
 
 const started = new Date()
 const databaseUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL
-// The GitHub connector of every service the drill starts talks to this emulator (OAuth, hooks, signed deliveries).
-const github = startGithubEmulator()
-drillRepository(github)
+// The GitHub and Notion connectors of every service the drill starts talk to these emulators (OAuth, hooks, signed
+// deliveries).
+const providers: Providers = { github: startGithubEmulator(), notion: startNotionEmulator() }
+drillRepository(providers.github)
 if (process.argv.includes('--only=webhooks') || process.argv.includes('--only=security')) {
 	await phase('webhook floods', () => webhookPhase(databaseUrl))
 } else {
@@ -312,5 +323,6 @@ console.log(`Reliability drill, ${started.toISOString().slice(0, 16).replace('T'
 console.log(await describeMachine(databaseUrl))
 console.log()
 console.log(markdownTable(['tried', 'expected', 'observed', 'held'], rows))
-github.stop()
+providers.github.stop()
+providers.notion.stop()
 process.exit(rows.every((r) => r[3] === 'yes') ? 0 : 1)

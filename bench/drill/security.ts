@@ -1,22 +1,39 @@
 /**
  * Attacks from the security review on a running service: OAuth completed by another browser, a restricted key racing
- * a customId another tag holds, hostile ids through the console's path builder, and a GitHub delivery replayed under
- * a new delivery id. Each returns a drill row.
+ * a customId another tag holds, hostile ids through the console's path builder, a GitHub delivery replayed under a
+ * new delivery id, and one organization's Notion verification token signing deliveries for another's connection.
+ * Each returns a drill row.
  */
 import { apiPath } from '../../console/lib/api-path.ts'
 import type { GithubEmulator } from '../../testkit/emulators/github.ts'
+import type { NotionEmulator } from '../../testkit/emulators/notion.ts'
 import { settle } from './service.ts'
 import type { DrillRow } from './webhooks.ts'
 
 const REPO = 'drill/handbook'
 
-/** The service's environment for the GitHub connector pointed at `emulator` (webhooks start syncs at once). */
-export function githubEnv(emulator: GithubEmulator): Record<string, string> {
+/** The verification token of the server's Notion integration, and one of an organization's own. */
+const NOTION_SERVER_TOKEN = 'secret_drill_server_integration_0001'
+const NOTION_ORG_TOKEN = 'secret_drill_organization_integration_02'
+
+/** The emulated providers the drill's services talk to. */
+export interface Providers {
+	github: GithubEmulator
+	notion: NotionEmulator
+}
+
+/** The service's environment for the GitHub and Notion connectors pointed at the emulators (webhooks sync at once). */
+export function providerEnv({ github, notion }: Providers): Record<string, string> {
 	return {
-		GITHUB_CLIENT_ID: emulator.clientId,
-		GITHUB_CLIENT_SECRET: emulator.clientSecret,
-		GITHUB_API_URL: emulator.url,
-		GITHUB_WEB_URL: emulator.url,
+		GITHUB_CLIENT_ID: github.clientId,
+		GITHUB_CLIENT_SECRET: github.clientSecret,
+		GITHUB_API_URL: github.url,
+		GITHUB_WEB_URL: github.url,
+		NOTION_CLIENT_ID: notion.clientId,
+		NOTION_CLIENT_SECRET: notion.clientSecret,
+		NOTION_API_URL: notion.url,
+		NOTION_REQUESTS_PER_SECOND: '50',
+		NOTION_WEBHOOK_VERIFICATION_TOKEN: NOTION_SERVER_TOKEN,
 		MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
 	}
 }
@@ -209,6 +226,88 @@ export async function consolePaths(url: string, admin: string, store: string): P
 	}
 }
 
+/** The connection's sync runs, as its organization's key sees them. */
+async function syncRuns(url: string, key: string, id: string) {
+	return ((await client(url)('GET', `/v3/connections/${id}/sync-runs`, key)).body.syncRuns ?? []) as {
+		status: string
+	}[]
+}
+
+/** Waits (up to 20 s) until the connection has more than `count` sync runs and none is running: how many it has. */
+async function runsSettledPast(url: string, key: string, id: string, count: number) {
+	for (let i = 0; i < 400; i++) {
+		const all = await syncRuns(url, key, id)
+		if (all.length > count && all.every((run) => run.status !== 'running')) return all.length
+		await Bun.sleep(50)
+	}
+	return (await syncRuns(url, key, id)).length
+}
+
+/** Creates a connection and completes its OAuth flow in one browser (the emulator consents at once): its id. */
+async function connectThroughEmulator(url: string, key: string, provider: string, containerTag: string) {
+	const created = (
+		await client(url)('POST', `/v3/connections/${provider}`, key, {
+			containerTag,
+			redirectUrl: 'https://app.example/done',
+		})
+	).body as { id: string; authLink: string }
+	const browser = await openLink(created.authLink)
+	await consentAndReturn(browser.providerUrl, browser.cookie)
+	return created.id
+}
+
+/**
+ * One workspace connected by two organizations, through the server's Notion integration and through the second
+ * organization's own: a delivery signed with the second organization's token starts only its connection's sync, one
+ * signed with the server's token only the first one's, and one signed with neither is refused.
+ */
+export async function notionBinding(
+	url: string,
+	admin: string,
+	other: string,
+	store: string,
+	notion: NotionEmulator,
+): Promise<DrillRow> {
+	const call = client(url)
+	await call('PATCH', '/v3/settings', other, {
+		notionClientId: notion.clientId,
+		notionClientSecret: notion.clientSecret,
+		notionCustomKeyEnabled: true,
+		notionWebhookVerificationToken: NOTION_ORG_TOKEN,
+	})
+	const connections = [
+		{ key: admin, id: await connectThroughEmulator(url, admin, 'notion', 'drill_notion') },
+		{ key: other, id: await connectThroughEmulator(url, other, 'notion', 'drill_notion') },
+	]
+	const counts = () => Promise.all(connections.map(({ key, id }) => runsSettledPast(url, key, id, 0)))
+	await counts()
+	const deliver = async (token: string) => {
+		const before = await counts()
+		const delivery = await notion.delivery(token, { type: 'page.updated', entityId: 'drill' })
+		const answer = await fetch(`${url}/v3/connections/webhooks/notion`, {
+			method: 'POST',
+			headers: delivery.headers,
+			body: delivery.body,
+		})
+		await answer.arrayBuffer()
+		// A sync it asked for starts at once (no debounce): give it time to show, and to end.
+		await Bun.sleep(1_500)
+		const after = await counts()
+		return { status: answer.status, started: after.map((count, i) => count - before[i]!) }
+	}
+	const byOther = await deliver(NOTION_ORG_TOKEN)
+	const byServer = await deliver(NOTION_SERVER_TOKEN)
+	const byNobody = await deliver('secret_drill_token_nobody_configured')
+	for (const { key, id } of connections) await call('DELETE', `/v3/connections/${id}`, key)
+	const shown = (outcome: { status: number; started: number[] }) => `${outcome.status} [${outcome.started.join(', ')}]`
+	return {
+		tried: `${store}: Notion deliveries for a workspace two organizations connected, signed with the second's own token, the server's, and neither`,
+		expected: '202 [0, 1]; 202 [1, 0]; 401 [0, 0] (status [syncs started: first, second])',
+		observed: `${shown(byOther)}; ${shown(byServer)}; ${shown(byNobody)}`,
+		ok: shown(byOther) === '202 [0, 1]' && shown(byServer) === '202 [1, 0]' && shown(byNobody) === '401 [0, 0]',
+	}
+}
+
 /**
  * A connection with a hook on a repository; a signed push delivered, then the same signed body under a new
  * X-GitHub-Delivery: acknowledged without effect, no sync run started.
@@ -265,17 +364,21 @@ export async function githubReplay(
 	}
 }
 
-/** Every row above, in an order that leaves the webhook rate limit to the floods that follow. */
+/**
+ * Every row above, in an order that leaves the webhook rate limit to the floods that follow; `other` is a key of
+ * another organization.
+ */
 export async function securityRows(
 	url: string,
-	admin: string,
+	keys: { admin: string; other: string },
 	store: string,
-	emulator: GithubEmulator,
+	providers: Providers,
 ): Promise<DrillRow[]> {
 	return [
-		await oauthBinding(url, admin, store),
-		await customIdRace(url, admin, store),
-		await consolePaths(url, admin, store),
-		await githubReplay(url, admin, store, emulator),
+		await oauthBinding(url, keys.admin, store),
+		await customIdRace(url, keys.admin, store),
+		await consolePaths(url, keys.admin, store),
+		await githubReplay(url, keys.admin, store, providers.github),
+		await notionBinding(url, keys.admin, keys.other, store, providers.notion),
 	]
 }
