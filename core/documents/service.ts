@@ -31,6 +31,8 @@ export interface AddDocumentInput {
 	title?: string | null
 	/** A re-send of the customId adds to the document instead of replacing it (see NewDocument.append). */
 	append?: boolean
+	/** The document (by id, in the container tag) this replaces: a file replacing one added without a customId. */
+	documentId?: string
 }
 
 export interface UpdateDocumentInput {
@@ -83,6 +85,7 @@ export function createDocumentService(deps: {
 				file: prepared.file,
 				...(input.connectionId ? { connectionId: input.connectionId } : {}),
 				...(input.append ? { append: true } : {}),
+				...(input.documentId !== undefined ? { documentId: input.documentId } : {}),
 			})
 			if (replacedFile) await removeFiles([replacedFile.key])
 			if (needsProcessing) {

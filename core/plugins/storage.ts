@@ -104,6 +104,11 @@ export interface NewDocument {
 	 * uploaded document is replaced).
 	 */
 	append?: boolean
+	/**
+	 * Re-send to this document (by its id, in the same container tag) instead of the one with the customId: how a
+	 * document without a caller id has its content replaced (404 when that document is not there).
+	 */
+	documentId?: string
 }
 
 export interface UpsertResult {

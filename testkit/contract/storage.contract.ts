@@ -1011,6 +1011,19 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(text.replacedFile).toEqual(file('org/v2'))
 			})
 
+			it('re-sends to a document named by id, which keeps its id and caller id (none), in its container only', async () => {
+				const scope = await newScope()
+				const first = await add(scope, { file: file('org/n1') })
+				const named = newDocument({ file: file('org/n2'), documentId: first.id })
+				const second = await storage.documents.upsert(scope, named)
+				expect(second.document.id).toBe(first.id)
+				expect(second.document.customId).toBeNull()
+				expect(second.document.file).toEqual(file('org/n2'))
+				expect(second.replacedFile).toEqual(file('org/n1'))
+				const elsewhere = newDocument({ containerTag: 'other_tag', documentId: first.id })
+				await expect(storage.documents.upsert(scope, elsewhere)).rejects.toMatchObject({ status: 404 })
+			})
+
 			it('drops the file record on an update that says so', async () => {
 				const scope = await newScope()
 				const document = await add(scope, { file: file('org/u1') })

@@ -88,4 +88,35 @@ describeEachDriver('v5 file documents', (driver) => {
 		expect(got.body.content).toBe('Notes about plums.')
 		expect(got.body.metadata).toEqual({ b: 2, c: 3 })
 	})
+	it('replaces and updates by service id a document that has no caller id', async () => {
+		const added = await t.json('POST', '/ns/files_3/document', { content: 'Notes about quinces.', metadata: { a: 1 } })
+		const id = added.body.id as string
+		await t.waitForStatus(id)
+		const replaced = await form('POST', `/ns/files_3/document/file/${id}`, {
+			file: text('Notes about figs.', 'figs.txt'),
+			metadata: '{"b":2}',
+		})
+		expect(replaced.status).toBe(200)
+		expect(replaced.body).toEqual({ id, status: 'queued' })
+		await t.waitForStatus(id)
+		let got = await t.json('GET', `/ns/files_3/document/${id}`)
+		expect(got.body.content).toBe('Notes about figs.')
+		expect(got.body.metadata).toEqual({ b: 2 })
+
+		const uploaded = await form('POST', '/ns/files_3/document/file', { file: text('Notes about dates.') })
+		await t.waitForStatus(uploaded.body.id)
+		const patched = await form('PATCH', `/ns/files_3/document/file/${uploaded.body.id}`, {
+			file: text('Notes about limes.'),
+			metadata: '{"c":3}',
+		})
+		expect(patched.body).toEqual({ id: uploaded.body.id, status: 'queued' })
+		await t.waitForStatus(uploaded.body.id)
+		got = await t.json('GET', `/ns/files_3/document/${uploaded.body.id}`)
+		expect(got.body.content).toBe('Notes about limes.')
+		expect(got.body.metadata).toEqual({ c: 3 })
+		const listed = await t.json('POST', '/ns/files_3/list/documents', {})
+		expect(listed.body.pagination.totalItems).toBe(2)
+		// Another namespace's document is not reached by its id.
+		expect((await form('POST', `/ns/files_1/document/file/${id}`, { file: text('x') })).status).toBe(404)
+	})
 })

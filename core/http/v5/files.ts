@@ -1,7 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Principal } from '../../auth/verifier.ts'
-import type { DocumentRecord, Metadata, Scope } from '../../domain/types.ts'
-import { ServiceError } from '../../errors.ts'
+import type { Metadata, Scope } from '../../domain/types.ts'
 import { bearerAuth, keyBeforeParsing } from '../auth.ts'
 import { parseJsonText } from '../guards/json-text.ts'
 import { assertRequestStorable } from '../guards/text-rule.ts'
@@ -76,17 +75,17 @@ function fieldsOf(form: Form) {
 
 /** Uploads (#6), replacement with a file (#7) and partial multipart updates (#8). */
 export function fileRoutes({ verify, files, documents }: RouteDeps) {
-	/** Files replace a document through its caller id (the re-send of an upload): one added without one cannot be. */
+	/** The document a file replaces, by internal or caller id; the upload is then a re-send to that very document. */
 	async function replaceable(scope: Scope, principal: Principal, namespace: string, id: string) {
 		const document = await documents.getInContainer(scope, namespaceFor(principal, namespace), id)
-		if (document.customId === null) {
-			throw new ServiceError(
-				409,
-				'Conflict',
-				'only a document added with a caller id can be replaced with a file; delete it and upload the file instead',
-			)
+		return {
+			document,
+			target: {
+				containerTag: document.containerTag,
+				documentId: document.id,
+				...(document.customId !== null ? { customId: document.customId } : {}),
+			},
 		}
-		return document as DocumentRecord & { customId: string }
 	}
 
 	// The path's text is checked with the key, before a multipart body is read: a bad id is named, not a parse error.
@@ -118,14 +117,8 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 		.post(
 			'/ns/:namespace/document/file/:id',
 			async ({ params, body, scope, principal }) => {
-				const existing = await replaceable(scope, principal, params.namespace, params.id)
-				const fields = fieldsOf(body)
-				const document = await files.upload(scope, {
-					file: body.file,
-					containerTag: existing.containerTag,
-					customId: existing.customId,
-					...fields,
-				})
+				const { target } = await replaceable(scope, principal, params.namespace, params.id)
+				const document = await files.upload(scope, { file: body.file, ...target, ...fieldsOf(body) })
 				return documentRef(document)
 			},
 			{
@@ -153,11 +146,10 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 					})
 					return documentRef(updated)
 				}
-				const existing = await replaceable(scope, principal, params.namespace, params.id)
+				const { document: existing, target } = await replaceable(scope, principal, params.namespace, params.id)
 				const document = await files.upload(scope, {
 					file: body.file,
-					containerTag: existing.containerTag,
-					customId: existing.customId,
+					...target,
 					...fields,
 					metadata: { ...existing.metadata, ...fields.metadata },
 					entityContext: fields.entityContext ?? existing.entityContext ?? undefined,

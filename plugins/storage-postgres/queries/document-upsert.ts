@@ -3,6 +3,7 @@ import {
 	type NewDocument,
 	newId,
 	type Scope,
+	ServiceError,
 	type StoredFile,
 	type UpsertResult,
 } from '../../../core/index.ts'
@@ -18,7 +19,14 @@ import { type DocumentRow, toDocument, toStoredFile } from './rows.ts'
  * attempt then updates: two concurrent upserts make one row.
  */
 export async function upsertDocument(db: Db, scope: Scope, input: NewDocument): Promise<UpsertResult> {
-	const { customId } = input
+	const { customId, documentId } = input
+	if (documentId !== undefined) {
+		return db.transaction(async (tx) => {
+			const existing = await lockById(tx, scope, input.containerTag, documentId)
+			if (!existing) throw new ServiceError(404, 'Document not found')
+			return resend(tx, existing, input)
+		})
+	}
 	if (customId === null) return created((await insertDocument(db, scope, input))!)
 	return db.transaction(async (tx) => {
 		for (let attempt = 0; attempt < 2; attempt++) {
@@ -44,6 +52,14 @@ async function lockByCustomId(
 	const [row] = await tx.query<DocumentRow>(
 		'SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id = $3 FOR UPDATE',
 		[scope.orgId, containerTag, customId],
+	)
+	return row ?? null
+}
+
+async function lockById(tx: Db, scope: Scope, containerTag: string, id: string): Promise<DocumentRow | null> {
+	const [row] = await tx.query<DocumentRow>(
+		'SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND id = $3 FOR UPDATE',
+		[scope.orgId, containerTag, id],
 	)
 	return row ?? null
 }
