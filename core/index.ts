@@ -53,6 +53,7 @@ export {
 export type * from './plugins/container-storage.ts'
 export type * from './plugins/contract.ts'
 export { PLUGIN_API_VERSION } from './plugins/contract.ts'
+export type * from './plugins/feedback-storage.ts'
 export type * from './plugins/files.ts'
 export { FILE_KEY_PATTERN } from './plugins/files.ts'
 export type * from './plugins/memory-storage.ts'

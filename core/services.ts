@@ -8,6 +8,7 @@ import { receiveWebhook, refuseUnroutedWebhook, webhookBodyLimit } from './conne
 import { createProfileService } from './containers/profile.ts'
 import { createContainerService } from './containers/service.ts'
 import { createDocumentService } from './documents/service.ts'
+import { createFeedbackService } from './feedback/service.ts'
 import { createFileService } from './files/service.ts'
 import { fileUrlSecret } from './files/signed-urls.ts'
 import type { JobQueue } from './jobs/queue.ts'
@@ -84,6 +85,8 @@ export async function createServices(input: {
 		/** Container tags: settings, delete, merge, effective buckets. */
 		containers: createContainerService({ storage, documents, queue, logger }),
 		profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+		/** Feedback reports sent through v5, a few a day per organization. */
+		feedback: createFeedbackService({ storage }),
 		/** Connections to providers: create and authorize, list, delete, resources, manual imports, sync runs. */
 		connections: createConnectionService(connectorDeps),
 		/** The OAuth redirect back from a provider (no API key: the sealed state names the organization). */

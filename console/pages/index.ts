@@ -3,6 +3,7 @@ import type { Principal } from '../lib/session.ts'
 import { ConnectionsPage } from './connections.ts'
 import { ContainerTagsPage } from './container-tags.ts'
 import { DocumentsPage } from './documents.ts'
+import { FeedbackPage } from './feedback.ts'
 import { GraphPage } from './graph.ts'
 import { KeysPage } from './keys.ts'
 import { McpPage } from './mcp.ts'
@@ -35,5 +36,6 @@ export const PAGES: Page[] = [
 	{ path: 'usage', title: 'Usage', component: UsagePage, unrestrictedOnly: true },
 	{ path: 'keys', title: 'API keys', component: KeysPage, unrestrictedOnly: true },
 	{ path: 'settings', title: 'Settings', component: SettingsPage, unrestrictedOnly: true },
+	{ path: 'feedback', title: 'Feedback', component: FeedbackPage, unrestrictedOnly: true },
 	{ path: 'mcp', title: 'MCP setup', component: McpPage },
 ]

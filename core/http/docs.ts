@@ -24,6 +24,7 @@ export const API_TAGS = [
 	{ name: 'container-tags', description: 'Containers (users, projects, tenants): list, describe, delete and merge' },
 	{ name: 'settings', description: "The organization's settings, profile buckets and OAuth applications; reset" },
 	{ name: 'usage', description: "The organization's usage counters per day" },
+	{ name: 'feedback', description: 'The feedback reports the organization sent through v5 POST /feedback' },
 	{
 		name: 'connections',
 		description:

@@ -8,6 +8,7 @@ import { conversationRoutes } from './routes/conversations.ts'
 import { documentRoutes } from './routes/documents.ts'
 import { documentBatchRoutes } from './routes/documents-batch.ts'
 import { documentFileRoutes } from './routes/documents-file.ts'
+import { feedbackListRoutes } from './routes/feedback.ts'
 import { fileRoutes } from './routes/files.ts'
 import { keyRoutes } from './routes/keys.ts'
 import { memoryRoutes } from './routes/memories.ts'
@@ -31,6 +32,7 @@ export function restApi(deps: RouteDeps, options: { logger: Logger }) {
 		.use(conversationRoutes(deps))
 		.use(settingsRoutes(deps))
 		.use(usageRoutes(deps))
+		.use(feedbackListRoutes(deps))
 		.use(profileRoutes(deps))
 		.use(containerTagRoutes(deps))
 		.use(connectionCallbackRoutes(deps))

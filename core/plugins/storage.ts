@@ -16,6 +16,7 @@ import type {
 } from '../domain/types.ts'
 import type { ConnectionStore } from './connection-storage.ts'
 import type { ContainerStore } from './container-storage.ts'
+import type { FeedbackStore } from './feedback-storage.ts'
 import type { MemoryStore } from './memory-storage.ts'
 
 /**
@@ -38,6 +39,8 @@ export interface Storage {
 	containers: ContainerStore
 	/** Connections to providers: tokens (sealed), cursors, imported items, sync runs, webhook subscriptions. */
 	connections: ConnectionStore
+	/** Feedback reports sent through v5 (core/plugins/feedback-storage.ts). */
+	feedback: FeedbackStore
 	/** How the durable job queue reaches the same database (pg-boss). */
 	jobDatabase(): JobDatabase
 }

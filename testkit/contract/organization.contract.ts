@@ -61,5 +61,33 @@ export function organizationContract(label: string, open: () => Promise<OpenedSt
 			await storage.usage.setQuota(org, 'profiles', null)
 			expect(await storage.usage.quotas(org)).toEqual([{ metric: 'searches', period: 'day', max: 50 }])
 		})
+
+		it('keeps feedback per organization, newest first, up to a number a UTC day', async () => {
+			const [a, b] = [await newOrg(), await newOrg()]
+			const report = (n: number) => ({
+				id: `fb_${crypto.randomUUID().slice(0, 10)}`,
+				keyId: 'key_1',
+				type: 'bug' as const,
+				title: `report ${n}`,
+				description: 'it broke',
+				...(n === 2 ? { endpoint: '/ns/x/search', contactEmail: 'ann@example.com' } : {}),
+			})
+			const answers = await Promise.all([1, 2, 3, 4].map((n) => storage.feedback.add(a, report(n), 3)))
+			expect(answers.filter((answer) => answer === null)).toHaveLength(1)
+			expect(answers.flatMap((answer) => (answer ? [answer.remaining] : [])).sort()).toEqual([0, 1, 2])
+			expect((await storage.feedback.add(b, report(5), 3))!.remaining).toBe(2)
+			const listed = await storage.feedback.list(a, { limit: 10, offset: 0 })
+			expect(listed.total).toBe(3)
+			expect(listed.feedback.every((entry) => entry.orgId === a && entry.createdAt instanceof Date)).toBe(true)
+			const stored = answers.flatMap((answer) => (answer ? [answer.feedback] : []))
+			const second = stored.find((entry) => entry.title === 'report 2')
+			if (second) expect(second).toMatchObject({ endpoint: '/ns/x/search', contactEmail: 'ann@example.com' })
+			const page = await storage.feedback.list(a, { limit: 2, offset: 2 })
+			expect(page).toEqual({ feedback: [listed.feedback[2]!], total: 3 })
+			expect(await storage.feedback.list(a, { limit: 2, offset: 10 })).toEqual({ feedback: [], total: 3 })
+			expect((await storage.feedback.list(b, { limit: 10, offset: 0 })).feedback.map((entry) => entry.title)).toEqual([
+				'report 5',
+			])
+		})
 	})
 }

@@ -318,6 +318,28 @@ describe('developer console in Chromium', () => {
 		)
 	})
 
+	describe('feedback', () => {
+		it(
+			'lists the reports sent through v5 POST /feedback, with their details',
+			async () => {
+				const sent = await t.json('POST', '/feedback', {
+					type: 'bug',
+					title: 'Search misses the heater note',
+					description: 'Searching "thermostat" finds nothing.',
+					endpoint: '/ns/farm/search',
+				})
+				expect(sent.status).toBe(202)
+				await open('feedback')
+				const card = await page.waitForSelector(`[data-feedback-id="${sent.body.id}"]`)
+				const text = await card.textContent()
+				expect(text).toContain('Search misses the heater note')
+				expect(text).toContain('/ns/farm/search')
+				await screenshot(page, 'feedback')
+			},
+			STEP_TIMEOUT,
+		)
+	})
+
 	describe('API keys', () => {
 		it(
 			'creates a key, uses it, revokes it and sees it refused',
@@ -364,6 +386,7 @@ describe('developer console in Chromium', () => {
 				const restricted = await other.newPage()
 				await signIn(restricted, key)
 				expect(await restricted.textContent('nav')).not.toContain('API keys')
+				expect(await restricted.textContent('nav')).not.toContain('Feedback')
 				await restricted.goto(`${base}/console/#/documents`)
 				await restricted.waitForSelector('table tbody tr')
 				const tags = await restricted.$$eval('table tbody tr td:nth-child(4)', (cells) =>

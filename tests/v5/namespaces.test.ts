@@ -83,14 +83,46 @@ describeEachDriver('v5 namespaces, organization and feedback', (driver) => {
 		expect((await t.json('PATCH', '/organization', { organizationalContext: '' })).status).toBe(400)
 	})
 
-	it('validates feedback with or without a key, and answers 503 (no delivery channel self-hosted)', async () => {
+	it('stores feedback for the organization, 3 a UTC day (then 429 with Retry-After); a key is required', async () => {
 		const body = { type: 'bug', title: 'Search misses', description: 'Steps...', extra: 'allowed' }
 		const anonymous = await t.request('POST', '/feedback', { body, key: null })
-		expect(anonymous.status).toBe(503)
+		expect(anonymous.status).toBe(401)
 		expect(((await anonymous.json()) as any).error).toBeString()
-		expect((await t.json('POST', '/feedback', body)).status).toBe(503)
 		const invalid = await t.json('POST', '/feedback', { type: 'rant', title: '', description: 'x' })
 		expect(invalid.status).toBe(400)
 		expect(invalid.body.success).toBe(false)
+
+		const restricted = (await t.json('POST', '/v3/keys', { name: 'team', containerTags: ['ns_a'] })).body.key
+		const sent = [
+			await t.json('POST', '/feedback', { ...body, endpoint: '/ns/ns_a/search', contactEmail: 'ann@example.com' }),
+			await t.json('POST', '/feedback', { type: 'docs', title: 'Typo', description: 'In the guide' }, restricted),
+			await t.json('POST', '/feedback', { type: 'feature_request', title: 'Export', description: 'As CSV' }),
+		]
+		expect(sent.map((answer) => answer.status)).toEqual([202, 202, 202])
+		expect(sent.map((answer) => answer.body.remaining)).toEqual([2, 1, 0])
+		for (const answer of sent) expect(answer.body.id).toMatch(/^fb_[a-z0-9]{10}$/)
+		const refused = await t.request('POST', '/feedback', { body })
+		expect(refused.status).toBe(429)
+		const retryAfter = Number(refused.headers.get('retry-after'))
+		expect(retryAfter).toBeGreaterThan(0)
+		expect(retryAfter).toBeLessThanOrEqual(86_400)
+
+		const other = await t.createKey('feedback_other_org')
+		const theirs = await t.json('POST', '/feedback', { type: 'other', title: 'Hello', description: 'From B' }, other)
+		expect(theirs.body.remaining).toBe(2)
+
+		const listed = await t.json('GET', '/v3/feedback')
+		expect(listed.status).toBe(200)
+		expect(listed.body.pagination).toEqual({ currentPage: 1, limit: 20, totalItems: 3, totalPages: 1 })
+		expect(listed.body.feedback.map((entry: any) => entry.title).sort()).toEqual(['Export', 'Search misses', 'Typo'])
+		const first = listed.body.feedback.find((entry: any) => entry.title === 'Search misses')
+		expect(first).toMatchObject({ type: 'bug', endpoint: '/ns/ns_a/search', contactEmail: 'ann@example.com' })
+		expect(first.extra).toBeUndefined()
+		expect(first.createdAt).toMatch(/Z$/)
+		expect((await t.json('GET', '/v3/feedback', undefined, other)).body.feedback.map((e: any) => e.title)).toEqual([
+			'Hello',
+		])
+		expect((await t.json('GET', '/v3/feedback', undefined, restricted)).status).toBe(403)
+		expect((await t.json('GET', '/v3/feedback?limit=0')).status).toBe(400)
 	})
 })

@@ -1,29 +1,36 @@
-import { Elysia } from 'elysia'
-import { ServiceError } from '../../errors.ts'
-import { assertRequestStorable } from '../guards/text-rule.ts'
+import { Elysia, t } from 'elysia'
+import { bearerAuth } from '../auth.ts'
+import type { RouteDeps } from '../route-deps.ts'
 import { FeedbackBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
+const FeedbackAccepted = t.Object({
+	id: t.String({ examples: ['fb_k3m9q2x7wd'] }),
+	remaining: t.Number({ description: 'Reports the organization may still send before 00:00 UTC' }),
+})
+
 /**
- * POST /feedback: the hosted service forwards reports to its team; a self-hosted deployment has no such channel, so
- * a valid report is answered with v5's declared 503 (auth is optional on this route).
+ * POST /feedback: the report is stored for the organization (the console lists it), at most a few a UTC day per
+ * organization (429 with Retry-After). A self-hosted deployment has no organization for a request without a key, so
+ * the key v5 makes optional is required here (401).
  */
-export function feedbackRoutes() {
-	return new Elysia().post(
+export function feedbackRoutes({ verify, feedback }: RouteDeps) {
+	return new Elysia().use(bearerAuth(verify)).post(
 		'/feedback',
-		() => {
-			throw new ServiceError(503, 'Service unavailable', 'feedback is not available on this deployment', {
-				'retry-after': '86400',
-			})
+		async ({ body, scope, principal, set }) => {
+			const { type, title, description, endpoint, requestId, expected, actual, client, contactEmail } = body
+			const report = { type, title, description, endpoint, requestId, expected, actual, client, contactEmail }
+			const defined = Object.fromEntries(Object.entries(report).filter(([, value]) => value !== undefined))
+			set.status = 202
+			return feedback.submit(scope, principal.keyId, defined as typeof report)
 		},
 		{
-			// Text no field may hold (NUL, lone surrogates) is named before the schema's rules, as on every other route.
-			transform: ({ body }) => assertRequestStorable({ body }),
 			body: FeedbackBody,
+			response: { 202: FeedbackAccepted },
 			detail: {
 				tags: [V5_TAGS.feedback],
 				operationId: 'postFeedback',
-				summary: 'Feedback is not collected by a self-hosted deployment (503)',
+				summary: 'Send a bug, feature, docs or other report (stored for the organization; 3 a UTC day)',
 				security: [{}, { bearerAuth: [] }],
 			},
 		},

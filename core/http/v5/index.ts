@@ -14,7 +14,7 @@ import { searchRoutes } from './search.ts'
 function v5Api(deps: RouteDeps, prefix: '' | '/v5'): Elysia {
 	// Each group typed as a plain plugin: the checker cannot represent the union of every route's types.
 	const groups = [
-		feedbackRoutes(),
+		feedbackRoutes(deps),
 		fileRoutes(deps),
 		documentRoutes(deps),
 		searchRoutes(deps),

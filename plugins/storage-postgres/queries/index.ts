@@ -4,6 +4,7 @@ import { type ChunkHooks, chunkStore } from './chunks.ts'
 import { connectionStore } from './connections.ts'
 import { containerStore } from './containers.ts'
 import { documentStore } from './documents.ts'
+import { feedbackStore } from './feedback.ts'
 import { keyStore } from './keys.ts'
 import { type MemoryHooks, memoryStore } from './memories.ts'
 import { metaStore } from './meta.ts'
@@ -28,6 +29,7 @@ export function storesOver(
 		usage: usageStore(db),
 		containers: containerStore(db),
 		connections: connectionStore(db),
+		feedback: feedbackStore(db),
 	}
 }
 

@@ -5,6 +5,7 @@ import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
 import { DOCUMENT_TEXTS_MIGRATION } from './schema-document-texts.ts'
+import { FEEDBACK_MIGRATION } from './schema-feedback.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
@@ -116,6 +117,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	DOCUMENT_LINES_MIGRATION,
 	DOCUMENT_TEXTS_MIGRATION,
 	CONNECTION_FAILURES_MIGRATION,
+	FEEDBACK_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
