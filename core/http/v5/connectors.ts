@@ -9,6 +9,7 @@ import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { baseUrlOf } from '../routes/connections.ts'
 import { includeList, namespaceFor, nullsAsAbsent } from './access.ts'
+import { applySelection, isSelectable, selectionOf } from './connector-selection.ts'
 import { Namespace, NamespaceParams, QueryInteger } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -142,11 +143,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 			namespace: connection.containerTags[0] ?? null,
 			account: connection.email,
 			capabilities: {
-				selectable: false,
+				selectable: isSelectable(connection.provider),
 				webhooks: ['github', 'gmail', 'google-drive', 'notion', 'onedrive'].includes(connection.provider),
 			},
 			config: configOf(connection),
-			selection: null,
+			selection: selectionOf(connection),
 			documentLimit: connection.documentLimit ?? 10_000,
 			documentCount,
 			latestRun: last ? runOut(last) : null,
@@ -302,25 +303,24 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 		)
 		.patch(
 			'/ns/:namespace/connectors/:id',
-			async ({ params, body, scope, principal }) => {
+			async ({ params, body, scope, principal, request }) => {
 				const connection = await owned(scope, principal, params.namespace, params.id)
 				requireUnrestricted(principal, 'changing connectors')
-				if (body.selection !== undefined) {
-					throw new ServiceError(
-						400,
-						'Invalid request',
-						'this connector does not support selection here; choose resources with POST /v3/connections/{provider}/configure',
-					)
-				}
 				if (body.documentLimit !== undefined)
 					await connections.setDocumentLimit(scope, connection.id, body.documentLimit)
+				if (body.selection !== undefined) {
+					await applySelection(connections, scope, connection, body.selection, baseUrlOf(request, publicUrl))
+				}
 				const updated = await connections.get(scope, connection.id)
 				return connectorOut(updated, await countOf(scope, updated))
 			},
 			{
 				params: ConnectorParams,
 				body: PatchBody,
-				detail: detail('patchNsByNamespaceConnectorsById', "Set a connector's documentLimit"),
+				detail: detail(
+					'patchNsByNamespaceConnectorsById',
+					'Replace the selection (repos, labels, folders) and/or documentLimit; a new selection starts a sync',
+				),
 			},
 		)
 		.delete(
