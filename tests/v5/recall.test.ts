@@ -105,6 +105,30 @@ describeEachDriver('v5 recall', (driver) => {
 		expect((await t.json('POST', '/ns/alice/search', { query: 'x', filter: five })).status).toBe(200)
 	})
 
+	it('aggregates: results repeating a better-ranked one are merged into it; order keeps them all', async () => {
+		for (const content of [
+			'Dana keeps her bees on the library roof.',
+			'Tom says Dana keeps her bees on the library roof.',
+			'Dana sells honey at the Saturday market.',
+		]) {
+			await t.waitForStatus((await t.json('POST', '/ns/apiary/document', { content })).body.id)
+		}
+		const search = async (rerank: string) =>
+			(
+				await t.json('POST', '/ns/apiary/search', {
+					query: 'where does Dana keep bees',
+					rerank,
+					threshold: 0,
+					searchMode: 'chunks',
+				})
+			).body.results as { chunk: string }[]
+		const ordered = await search('order')
+		expect(ordered.filter((r) => r.chunk.includes('bees'))).toHaveLength(2)
+		const aggregated = await search('aggregate')
+		expect(aggregated.filter((r) => r.chunk.includes('bees'))).toHaveLength(1)
+		expect(aggregated.some((r) => r.chunk.includes('honey'))).toBe(true)
+	})
+
 	it('checks search limits and accepts rewriteQuery, rerank and include', async () => {
 		for (const body of [
 			{ query: '' },

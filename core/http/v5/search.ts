@@ -3,6 +3,7 @@ import type { SearchHit } from '../../search/memory-search.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
+import { aggregateHits } from './aggregate.ts'
 import { compileFilter } from './filter.ts'
 import { NamespaceParams, SearchBody, SearchQuery } from './schemas.ts'
 import { includedDocument, iso, relatedMemory, relatedOf } from './serialize.ts'
@@ -75,12 +76,15 @@ export function searchRoutes({ verify, memorySearch, usage }: RouteDeps) {
 				await usage.assertWithinQuota(scope.orgId, 'searches')
 				const include = { documents: body.include?.documents ?? false, related: body.include?.related ?? false }
 				const rerank = body.rerank ?? 'none'
-				const hits = await memorySearch(scope, {
+				const limit = body.limit ?? query.limit ?? 10
+				// Aggregation merges overlapping results away: it reads more candidates to still fill `limit`.
+				const candidates = rerank === 'aggregate' ? Math.min(limit * 3, 100) : limit
+				const found = await memorySearch(scope, {
 					q: body.query,
 					containerTags: [namespace],
 					filters: compileFilter(body.filter),
 					threshold: body.threshold ?? DEFAULT_THRESHOLD,
-					limit: body.limit ?? query.limit ?? 10,
+					limit: candidates,
 					mode: MODES[body.searchMode ?? query.searchMode ?? 'hybrid'],
 					include: {
 						documents: include.documents,
@@ -91,6 +95,7 @@ export function searchRoutes({ verify, memorySearch, usage }: RouteDeps) {
 					},
 					rerank: rerank !== 'none',
 				})
+				const hits = rerank === 'aggregate' ? aggregateHits(found, limit) : found
 				usage.record(scope.orgId, 'searches')
 				return {
 					results: hits.map((hit) => resultOf(hit, include)),
