@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+import * as V5 from '../../core/http/v5/responses.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
 const V5_PATH = /^\/(ns|namespaces|connectors|organization|feedback)(\/|$)/
@@ -75,5 +78,39 @@ describe('v5 OpenAPI documents', () => {
 			tried++
 		}
 		expect(tried).toBeGreaterThan(8)
+	})
+	it("documents each operation's success body and v5 error shapes", () => {
+		const undocumented = operations(v5)
+			.filter(({ operation }) => {
+				const success = Object.entries<any>(operation.responses ?? {}).find(([status]) => status.startsWith('2'))
+				return !success?.[1]?.content?.['application/json']?.schema || !operation.responses['400']
+			})
+			.map(({ operation }) => operation.operationId)
+		expect(undocumented).toEqual(['deleteNsByNamespace'])
+	})
+
+	it('real answers match the documented response schemas', async () => {
+		const conforms = (schema: TSchema, answer: { status: number; body: unknown }) => {
+			const errors = [...Value.Errors(schema, answer.body)].slice(0, 3).map((e) => `${e.path}: ${e.message}`)
+			expect([answer.status, errors]).toEqual([answer.status, []])
+			expect(answer.status).toBeLessThan(300)
+		}
+		const added = await t.json('POST', '/ns/shapes/document', { content: 'Ivy paints lighthouses.', id: 'ivy' })
+		conforms(V5.DocumentRef, added)
+		await t.waitForStatus('ivy')
+		conforms(V5.BatchAddResult, await t.json('POST', '/ns/shapes/document/batch', { documents: [{ content: 'x y' }] }))
+		conforms(V5.Document, await t.json('GET', '/ns/shapes/document/ivy?include=chunks,memories'))
+		conforms(V5.SearchResponse, await t.json('POST', '/ns/shapes/search', { query: 'lighthouse', threshold: 0 }))
+		for (const type of ['documents', 'chunks', 'memories'])
+			conforms(V5.ListResponse, await t.json('POST', `/ns/shapes/list/${type}`, {}))
+		conforms(V5.ProfileResponse, await t.json('POST', '/ns/shapes/profile', {}))
+		conforms(V5.ProfileBuckets, await t.json('GET', '/ns/shapes/profile/buckets'))
+		conforms(V5.ForgetResult, await t.json('DELETE', '/ns/shapes/memories', { ids: ['nope'] }))
+		conforms(V5.NamespaceList, await t.json('GET', '/ns'))
+		conforms(V5.NamespaceDetails, await t.json('GET', '/ns/shapes'))
+		conforms(V5.Organization, await t.json('GET', '/organization'))
+		conforms(V5.ConnectorList, await t.json('GET', '/connectors'))
+		conforms(V5.DeleteDocumentsResult, await t.json('DELETE', '/ns/shapes/document', { ids: ['ivy', 'gone'] }))
+		conforms(V5.FeedbackAccepted, await t.json('POST', '/feedback', { type: 'docs', title: 'T', description: 'D' }))
 	})
 })

@@ -10,6 +10,7 @@ import type { RouteDeps } from '../route-deps.ts'
 import { baseUrlOf } from '../routes/connections.ts'
 import { includeList, namespaceFor, nullsAsAbsent } from './access.ts'
 import { applySelection, isSelectable, selectionOf } from './connector-selection.ts'
+import { Connector, ConnectorCreated, ConnectorDeleted, ConnectorList, documented, SyncQueued } from './responses.ts'
 import { Namespace, NamespaceParams, QueryInteger } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -190,14 +191,23 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 		return connection
 	}
 
-	const detail = (operationId: string, summary: string) => ({ tags: [V5_TAGS.connectors], operationId, summary })
+	const detail = (operationId: string, summary: string, answer?: ReturnType<typeof documented>) => ({
+		tags: [V5_TAGS.connectors],
+		operationId,
+		summary,
+		...answer,
+	})
 
 	return new Elysia()
 		.use(bearerAuth(verify))
 		.use(nullsAsAbsent())
 		.get('/connectors', ({ query, scope, principal }) => listed(scope, principal, null, query), {
 			query: ListQuery,
-			detail: detail('getConnectors', 'Connectors of every namespace the key can read (pending ones hidden)'),
+			detail: detail(
+				'getConnectors',
+				'Connectors of every namespace the key can read (pending ones hidden)',
+				documented(200, ConnectorList, 'Connectors'),
+			),
 		})
 		.post(
 			'/ns/:namespace/connectors',
@@ -248,6 +258,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				detail: detail(
 					'postNsByNamespaceConnectors',
 					'Create a connector; OAuth providers answer an authorization URL (201)',
+					documented(201, ConnectorCreated, 'Connector created'),
 				),
 			},
 		)
@@ -258,7 +269,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 			{
 				params: NamespaceParams,
 				query: ListQuery,
-				detail: detail('getNsByNamespaceConnectors', 'Connectors syncing into the namespace (pending ones hidden)'),
+				detail: detail(
+					'getNsByNamespaceConnectors',
+					'Connectors syncing into the namespace (pending ones hidden)',
+					documented(200, ConnectorList, 'Connectors'),
+				),
 			},
 		)
 		.get(
@@ -298,7 +313,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 					attach: t.Optional(t.Union([t.String(), t.Array(t.String())])),
 					returnUrl: t.Optional(t.String()),
 				}),
-				detail: detail('getNsByNamespaceConnectorsById', 'A connector, with ?include=syncs (last 10 runs)'),
+				detail: detail(
+					'getNsByNamespaceConnectorsById',
+					'A connector, with ?include=syncs (last 10 runs)',
+					documented(200, Connector, 'The connector'),
+				),
 			},
 		)
 		.patch(
@@ -320,6 +339,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				detail: detail(
 					'patchNsByNamespaceConnectorsById',
 					'Replace the selection (repos, labels, folders) and/or documentLimit; a new selection starts a sync',
+					documented(200, Connector, 'Updated connector'),
 				),
 			},
 		)
@@ -337,6 +357,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				detail: detail(
 					'deleteNsByNamespaceConnectorsById',
 					'Disconnect; imported documents are deleted unless deleteDocuments=false',
+					documented(200, ConnectorDeleted, 'Disconnected'),
 				),
 			},
 		)
@@ -351,7 +372,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 			},
 			{
 				params: ConnectorParams,
-				detail: detail('postNsByNamespaceConnectorsByIdSync', 'Queue a sync now (202); 409 while one is running'),
+				detail: detail(
+					'postNsByNamespaceConnectorsByIdSync',
+					'Queue a sync now (202); 409 while one is running',
+					documented(202, SyncQueued, 'Sync queued'),
+				),
 			},
 		)
 }

@@ -5,6 +5,7 @@ import { ServiceError } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { includeList, namespaceFor, nullsAsAbsent } from './access.ts'
+import { BatchAddResult, DeleteDocumentsResult, Document, DocumentRef, documented } from './responses.ts'
 import {
 	AddBody,
 	BatchBody,
@@ -75,6 +76,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'postNsByNamespaceDocument',
+					...documented(200, DocumentRef, 'Accepted for processing'),
 					summary: 'Add text or a URL; re-sending an id appends to that document and keeps its history',
 				},
 			},
@@ -116,6 +118,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'postNsByNamespaceDocumentBatch',
+					...documented(200, BatchAddResult, 'Batch accepted for processing'),
 					summary: 'Add or append up to 600 documents; accepted results first, then failed ones',
 				},
 			},
@@ -141,6 +144,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'deleteNsByNamespaceDocument',
+					...documented(200, DeleteDocumentsResult, 'Per-id results'),
 					summary: 'Delete up to 100 documents (internal or caller ids) and what was derived from them',
 				},
 			},
@@ -167,6 +171,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'getNsByNamespaceDocumentById',
+					...documented(200, Document, 'The document'),
 					summary: 'A document by internal or caller id, with ?include=chunks,memories',
 				},
 			},
@@ -194,6 +199,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'patchNsByNamespaceDocumentById',
+					...documented(200, DocumentRef, 'Document updated'),
 					summary: 'Replace the content and/or fields of a document (changed content is reprocessed)',
 				},
 			},

@@ -1,13 +1,9 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
+import { documented, FeedbackAccepted } from './responses.ts'
 import { FeedbackBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
-
-const FeedbackAccepted = t.Object({
-	id: t.String({ examples: ['fb_k3m9q2x7wd'] }),
-	remaining: t.Number({ description: 'Reports the organization may still send before 00:00 UTC' }),
-})
 
 /**
  * POST /feedback: the report is stored for the organization (the console lists it), at most a few a UTC day per
@@ -26,10 +22,10 @@ export function feedbackRoutes({ verify, feedback }: RouteDeps) {
 		},
 		{
 			body: FeedbackBody,
-			response: { 202: FeedbackAccepted },
 			detail: {
 				tags: [V5_TAGS.feedback],
 				operationId: 'postFeedback',
+				...documented(202, FeedbackAccepted, 'Report stored'),
 				summary: 'Send a bug, feature, docs or other report (stored for the organization; 3 a UTC day)',
 				security: [{}, { bearerAuth: [] }],
 			},

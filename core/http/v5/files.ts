@@ -9,6 +9,7 @@ import { MetadataIn } from '../schemas/common.ts'
 import { validator } from '../validate.ts'
 import { namespaceFor } from './access.ts'
 import { V5ValidationError } from './errors.ts'
+import { DocumentRef, documented } from './responses.ts'
 import { DocumentParams, NamespaceParams } from './schemas.ts'
 import { documentRef } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -110,6 +111,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'postNsByNamespaceDocumentFile',
+					...documented(200, DocumentRef, 'File accepted for processing'),
 					summary: 'Upload a file (multipart) as a new document',
 				},
 			},
@@ -128,6 +130,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'postNsByNamespaceDocumentFileById',
+					...documented(200, DocumentRef, 'Replacement accepted'),
 					summary: 'Replace a document with a new file (content and caller metadata overwritten), keeping its id',
 				},
 			},
@@ -165,6 +168,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'patchNsByNamespaceDocumentFileById',
+					...documented(200, DocumentRef, 'Update accepted'),
 					summary: 'Partial multipart update: a file replaces the content; omitted fields stay',
 				},
 			},

@@ -4,6 +4,7 @@ import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
 import { compileFilter } from './filter.ts'
+import { documented, ListResponse } from './responses.ts'
 import { ListBody, ListParams, ListQuery } from './schemas.ts'
 import { chunkOut, documentListItem, memoryOut } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -65,6 +66,7 @@ export function listRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.list],
 					operationId: 'postNsByNamespaceListByType',
+					...documented(200, ListResponse, 'A page of documents, chunks or memories'),
 					summary: 'A page of documents, chunks or memories (?page, limit, sort, order; body filter)',
 				},
 			},

@@ -3,6 +3,7 @@ import { notFound } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { includeList, namespaceFor, nullsAsAbsent } from './access.ts'
+import { documented, ForgetResult, MemoryDetails } from './responses.ts'
 import { ForgetBody, ForgetSemanticBody, MemoryParams, MemoryQuery, NamespaceParams } from './schemas.ts'
 import { includedDocument, memoryOut, relatedMemory, relatedOf } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -43,6 +44,7 @@ export function memoryRoutes({ verify, memories, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.memories],
 					operationId: 'deleteNsByNamespaceMemories',
+					...documented(200, ForgetResult, 'Exact memory forget completed'),
 					summary: 'Forget up to 500 memories by id (soft; history kept); per-id errors',
 				},
 			},
@@ -70,6 +72,7 @@ export function memoryRoutes({ verify, memories, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.memories],
 					operationId: 'deleteNsByNamespaceMemoriesSemantic',
+					...documented(200, ForgetResult, 'Matching memories previewed or forgotten'),
 					summary: 'Forget, or with dryRun preview, the memories matching a description',
 				},
 			},
@@ -116,6 +119,7 @@ export function memoryRoutes({ verify, memories, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.memories],
 					operationId: 'getNsByNamespaceMemoriesById',
+					...documented(200, MemoryDetails, 'The memory'),
 					summary: 'A memory, with ?include=related,documents (relatedLimit per list)',
 				},
 			},

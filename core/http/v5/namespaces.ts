@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
+import { documented, NamespaceDetails, NamespaceList, Organization } from './responses.ts'
 import {
 	NamespaceDeleteQuery,
 	NamespaceParams,
@@ -57,12 +58,18 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 			detail: {
 				tags: [V5_TAGS.namespaces],
 				operationId: 'getNs',
+				...documented(200, NamespaceList, 'Namespaces, newest first'),
 				summary: 'Namespaces with document and memory counts, newest first',
 			},
 		})
 		.get('/namespaces', ({ query, scope, principal }) => list(scope, principal, query), {
 			query: PageQuery,
-			detail: { tags: [V5_TAGS.namespaces], operationId: 'getNamespaces', summary: 'Alias of GET /ns' },
+			detail: {
+				tags: [V5_TAGS.namespaces],
+				operationId: 'getNamespaces',
+				...documented(200, NamespaceList, 'Namespaces, newest first'),
+				summary: 'Alias of GET /ns',
+			},
 		})
 		.get(
 			'/ns/:namespace',
@@ -72,6 +79,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.namespaces],
 					operationId: 'getNsByNamespace',
+					...documented(200, NamespaceDetails, 'Namespace settings'),
 					summary: "A namespace's settings (404 when it holds nothing)",
 				},
 			},
@@ -92,6 +100,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.namespaces],
 					operationId: 'patchNsByNamespace',
+					...documented(200, NamespaceDetails, 'Namespace settings'),
 					summary: "Set the namespace's supportingContext (null clears it)",
 				},
 			},
@@ -123,6 +132,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 			detail: {
 				tags: [V5_TAGS.organization],
 				operationId: 'getOrganization',
+				...documented(200, Organization, 'The organization'),
 				summary: "The organization's context and how many namespaces it has",
 			},
 		})
@@ -138,6 +148,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.organization],
 					operationId: 'patchOrganization',
+					...documented(200, Organization, 'The organization'),
 					summary: 'Set or clear (null) the organizational context (an unrestricted key)',
 				},
 			},

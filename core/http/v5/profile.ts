@@ -8,6 +8,7 @@ import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
 import { V5ValidationError } from './errors.ts'
 import { compileFilter } from './filter.ts'
+import { documented, ProfileBuckets, ProfileResponse } from './responses.ts'
 import { DeleteBucketsBody, NamespaceParams, ProfileBody, PutBucketsBody } from './schemas.ts'
 import { V5_TAGS } from './tags.ts'
 
@@ -67,6 +68,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'postNsByNamespaceProfile',
+					...documented(200, ProfileResponse, 'The profile'),
 					summary: 'Static facts, dynamic context and buckets as {id, memory}; Accept: text/markdown renders it',
 				},
 			},
@@ -81,6 +83,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'getNsByNamespaceProfileBuckets',
+					...documented(200, ProfileBuckets, 'Effective buckets'),
 					summary: "Effective buckets: the organization's plus the namespace's own",
 				},
 			},
@@ -111,6 +114,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'putNsByNamespaceProfileBuckets',
+					...documented(200, ProfileBuckets, 'Effective buckets'),
 					summary: "Add or update the namespace's own buckets (organization buckets: 409)",
 				},
 			},
@@ -132,6 +136,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'deleteNsByNamespaceProfileBuckets',
+					...documented(200, ProfileBuckets, 'Effective buckets'),
 					summary: "Remove the namespace's own buckets (unknown names ignored; organization buckets: 409)",
 				},
 			},

@@ -5,6 +5,7 @@ import type { RouteDeps } from '../route-deps.ts'
 import { namespaceFor, nullsAsAbsent } from './access.ts'
 import { aggregateHits } from './aggregate.ts'
 import { compileFilter } from './filter.ts'
+import { documented, SearchResponse } from './responses.ts'
 import { NamespaceParams, SearchBody, SearchQuery } from './schemas.ts'
 import { includedDocument, iso, relatedMemory, relatedOf } from './serialize.ts'
 import { V5_TAGS } from './tags.ts'
@@ -109,6 +110,7 @@ export function searchRoutes({ verify, memorySearch, usage }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.search],
 					operationId: 'postNsByNamespaceSearch',
+					...documented(200, SearchResponse, 'Search results'),
 					summary: 'Search memories and chunks of a namespace (hybrid, threshold 0.3 by default)',
 				},
 			},
