@@ -33,6 +33,8 @@ export interface AddDocumentInput {
 	append?: boolean
 	/** The document (by id, in the container tag) this replaces: a file replacing one added without a customId. */
 	documentId?: string
+	/** Without a customId: the same add made this many seconds ago is answered instead of a new document. */
+	retryWindowSeconds?: number
 }
 
 export interface UpdateDocumentInput {
@@ -86,6 +88,7 @@ export function createDocumentService(deps: {
 				...(input.connectionId ? { connectionId: input.connectionId } : {}),
 				...(input.append ? { append: true } : {}),
 				...(input.documentId !== undefined ? { documentId: input.documentId } : {}),
+				...(input.retryWindowSeconds ? { retryWindowSeconds: input.retryWindowSeconds } : {}),
 			})
 			if (replacedFile) await removeFiles([replacedFile.key])
 			if (needsProcessing) {

@@ -112,6 +112,12 @@ export interface NewDocument {
 	 * document without a caller id has its content replaced (404 when that document is not there).
 	 */
 	documentId?: string
+	/**
+	 * Without a customId: a document of the container without one, with the same content, metadata and entity
+	 * context, created within this many seconds, is answered unchanged instead of a new one (a client's retry of an
+	 * add whose answer it never saw). Concurrent twins make one document.
+	 */
+	retryWindowSeconds?: number
 }
 
 export interface UpsertResult {

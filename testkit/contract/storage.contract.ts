@@ -1011,6 +1011,20 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(text.replacedFile).toEqual(file('org/v2'))
 			})
 
+			it('answers a retried add without customId with the document it made, within the retry window', async () => {
+				const scope = await newScope()
+				const sent = newDocument({ contentHash: 'retry-1', metadata: { a: 1 }, retryWindowSeconds: 600 })
+				const results = await Promise.all([1, 2, 3].map(() => storage.documents.upsert(scope, sent)))
+				expect(new Set(results.map((result) => result.document.id)).size).toBe(1)
+				expect(results.filter((result) => result.created)).toHaveLength(1)
+				const other = await storage.documents.upsert(scope, { ...sent, metadata: { a: 2 } })
+				expect(other.created).toBe(true)
+				const elsewhere = await storage.documents.upsert(scope, { ...sent, containerTag: 'other_tag' })
+				expect(elsewhere.created).toBe(true)
+				const plain = await storage.documents.upsert(scope, { ...sent, retryWindowSeconds: undefined })
+				expect(plain.created).toBe(true)
+			})
+
 			it('re-sends to a document named by id, which keeps its id and caller id (none), in its container only', async () => {
 				const scope = await newScope()
 				const first = await add(scope, { file: file('org/n1') })

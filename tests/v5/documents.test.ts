@@ -56,6 +56,29 @@ describeEachDriver('v5 documents', (driver) => {
 		expect(listed.body.documents.filter((d: { id: string }) => d.id === 'notes')).toHaveLength(1)
 	})
 
+	it('answers a retried add without an id (the SDK retries POSTs) with the document it made', async () => {
+		const body = { content: 'Carla waters the ferns on Sundays.', metadata: { room: 'hall' } }
+		const first = await t.json('POST', '/ns/retry_1/document', body)
+		const [again, concurrent] = await Promise.all([
+			t.json('POST', '/ns/retry_1/document', body),
+			t.json('POST', '/ns/retry_1/document', body),
+		])
+		expect([again.body.id, concurrent.body.id]).toEqual([first.body.id, first.body.id])
+		const batch = await t.json('POST', '/ns/retry_1/document/batch', { documents: [body] })
+		expect(batch.body.results[0].id).toBe(first.body.id)
+		// Another text, other metadata or another namespace is another document.
+		const distinct = await Promise.all([
+			t.json('POST', '/ns/retry_1/document', { ...body, metadata: { room: 'porch' } }),
+			t.json('POST', '/ns/retry_1/document', { content: 'Carla waters the palms on Sundays.' }),
+			t.json('POST', '/ns/retry_2/document', body),
+		])
+		expect(new Set([first.body.id, ...distinct.map((answer) => answer.body.id)]).size).toBe(4)
+		expect((await t.json('POST', '/ns/retry_1/list/documents', {})).body.pagination.totalItems).toBe(3)
+		// v3 adds keep their own rule: every add without a customId is a document.
+		const v3 = await t.json('POST', '/v3/documents', { content: body.content, containerTag: 'retry_1' })
+		expect(v3.body.id).not.toBe(first.body.id)
+	})
+
 	it('scopes caller ids to the namespace', async () => {
 		await t.json('POST', '/ns/user_2/document', { content: 'Carol keeps bees.', id: 'notes' })
 		await t.waitForStatus('notes')

@@ -38,6 +38,11 @@ function metadataOf(fields: { metadata?: Metadata; group?: Metadata; date?: stri
 }
 
 const CONCURRENCY = 8
+/**
+ * An add without an id that repeats one made this recently is the SDK retrying (it retries POSTs on timeouts, 409,
+ * 429 and 5xx: three attempts, each up to a 60 s timeout and a back-off capped at 60 s): the first document answers.
+ */
+const RETRY_WINDOW_SECONDS = 600
 
 export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 	async function add(
@@ -55,6 +60,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 			taskType: options.taskType,
 			dreaming: options.dreaming,
 			append: true,
+			...(fields.id === undefined ? { retryWindowSeconds: RETRY_WINDOW_SECONDS } : {}),
 		})
 	}
 

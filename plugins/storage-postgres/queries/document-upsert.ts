@@ -27,6 +27,19 @@ export async function upsertDocument(db: Db, scope: Scope, input: NewDocument): 
 			return resend(tx, existing, input)
 		})
 	}
+	if (customId === null && input.retryWindowSeconds) {
+		const window = input.retryWindowSeconds
+		return db.transaction(async (tx) => {
+			await tx.query("SELECT pg_advisory_xact_lock(hashtext('memory-service:add:' || $1 || ':' || $2 || ':' || $3))", [
+				scope.orgId,
+				input.containerTag,
+				input.contentHash,
+			])
+			const twin = await recentTwin(tx, scope, input, window)
+			if (twin) return { document: toDocument(twin), created: false, needsProcessing: false }
+			return created((await insertDocument(tx, scope, input))!)
+		})
+	}
 	if (customId === null) return created((await insertDocument(db, scope, input))!)
 	return db.transaction(async (tx) => {
 		for (let attempt = 0; attempt < 2; attempt++) {
@@ -52,6 +65,18 @@ async function lockByCustomId(
 	const [row] = await tx.query<DocumentRow>(
 		'SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id = $3 FOR UPDATE',
 		[scope.orgId, containerTag, customId],
+	)
+	return row ?? null
+}
+
+/** The same add, made moments ago without a customId (see NewDocument.retryWindowSeconds). */
+async function recentTwin(tx: Db, scope: Scope, input: NewDocument, seconds: number): Promise<DocumentRow | null> {
+	const [row] = await tx.query<DocumentRow>(
+		`SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id IS NULL AND content_hash = $3
+			AND created_at >= now() - make_interval(secs => $4) AND metadata IS NOT DISTINCT FROM $5::jsonb
+			AND entity_context IS NOT DISTINCT FROM $6 AND file_key IS NULL
+		ORDER BY created_at DESC LIMIT 1`,
+		[scope.orgId, input.containerTag, input.contentHash, seconds, jsonParam(input.metadata), input.entityContext],
 	)
 	return row ?? null
 }
