@@ -6,6 +6,7 @@ import { html } from '../lib/html.ts'
 import { loadProviders, type Provider } from '../lib/providers.ts'
 import { go, href } from '../lib/router.ts'
 import { useLoad } from '../lib/use-load.ts'
+import { ConnectionChooser } from './connection-chooser.ts'
 import type { PageProps } from './index.ts'
 
 interface SyncRun {
@@ -37,6 +38,8 @@ interface Connection {
 }
 
 export function ConnectionsPage({ route }: PageProps) {
+	if (route[0] && route[1] === 'choose')
+		return html`<${ConnectionChooser} id=${route[0]} expires=${route[2]} returnUrl=${route[3]} />`
 	return route[0] ? html`<${ConnectionDetail} id=${route[0]} />` : html`<${ConnectionList} />`
 }
 

@@ -127,10 +127,28 @@ describeEachDriver('v5 OAuth connectors (GitHub emulator)', (driver) => {
 		expect(again.body).toEqual({ id, status: 'queued' })
 	}, 90_000)
 
+	it('answers include=picker with a link to the console chooser, open for an hour', async () => {
+		const returnUrl = 'https://app.example/done?step=2'
+		const got = await t.json(
+			'GET',
+			`/ns/team_gh/connectors/${id}?include=picker&returnUrl=${encodeURIComponent(returnUrl)}`,
+		)
+		expect(got.status).toBe(200)
+		const link = new URL(got.body.picker.url)
+		expect(`${link.origin}${link.pathname}`).toBe('http://localhost/console/')
+		const [, route, expires, back] = /^#\/connections\/([^/]+)\/choose\/(\d+)\/(.+)$/.exec(link.hash)!
+		expect(route).toBe(id)
+		expect(decodeURIComponent(back!)).toBe(returnUrl)
+		expect(new Date(got.body.picker.expiresAt).getTime()).toBe(Number(expires) * 1000)
+		expect(Number(expires) * 1000 - Date.now()).toBeGreaterThan(3_500_000)
+		expect((await t.json('GET', `/ns/team_gh/connectors/${id}?include=picker&returnUrl=nowhere`)).status).toBe(400)
+	})
+
 	it('keeps OAuth connectors to unrestricted keys of their organization', async () => {
 		const restricted = (await t.json('POST', '/v3/keys', { name: 'gh team', containerTags: ['team_gh'] })).body.key
 		const patch = { selection: { repos: [String(repoId)] } }
 		expect((await t.json('PATCH', `/ns/team_gh/connectors/${id}`, patch, restricted)).status).toBe(403)
+		expect((await t.json('GET', `/ns/team_gh/connectors/${id}?include=picker`, undefined, restricted)).status).toBe(403)
 		expect((await t.json('POST', '/ns/team_gh/connectors', { provider: 'github' }, restricted)).status).toBe(403)
 		const other = await t.createKey('gh_other_org')
 		expect((await t.json('PATCH', `/ns/team_gh/connectors/${id}`, patch, other)).status).toBe(404)

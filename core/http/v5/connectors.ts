@@ -111,6 +111,22 @@ const PatchBody = t.Object(
 	{ ...closed, examples: [{ documentLimit: 500 }] },
 )
 
+/** How long a picker link opens the chooser. */
+const PICKER_SECONDS = 3600
+
+/**
+ * The picker: the console's chooser for the connection (the user signs in with an unrestricted key there), open for
+ * an hour, then back to `returnUrl`.
+ */
+function pickerLink(base: string, id: string, returnUrl: string | undefined) {
+	const expires = Math.floor(Date.now() / 1000) + PICKER_SECONDS
+	const back = returnUrl ? `/${encodeURIComponent(returnUrl)}` : ''
+	return {
+		url: `${base}/console/#/connections/${encodeURIComponent(id)}/choose/${expires}${back}`,
+		expiresAt: new Date(expires * 1000).toISOString(),
+	}
+}
+
 const ERROR_CODES = new Set(['auth_expired', 'rate_limited', 'plan_required', 'provider_unavailable', 'internal'])
 const utc = (value: string | null) => (value === null ? null : new Date(value).toISOString())
 
@@ -278,7 +294,7 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 		)
 		.get(
 			'/ns/:namespace/connectors/:id',
-			async ({ params, query, scope, principal }) => {
+			async ({ params, query, scope, principal, request }) => {
 				const include = includeList(query.include ?? query.attach, ['syncs', 'picker'] as const)
 				const connection = await owned(scope, principal, params.namespace, params.id)
 				const out: Record<string, unknown> = connectorOut(connection, await countOf(scope, connection))
@@ -302,8 +318,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 						})),
 					)
 				}
-				// No hosted picker on a self-hosted deployment: connectors sync what they are configured with.
-				if (include.has('picker')) out.picker = null
+				if (include.has('picker')) {
+					requireUnrestricted(principal, "opening a connector's picker")
+					const selectable = isSelectable(connection.provider) && connection.status === 'active'
+					out.picker = selectable ? pickerLink(baseUrlOf(request, publicUrl), connection.id, query.returnUrl) : null
+				}
 				return out
 			},
 			{
@@ -311,11 +330,11 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				query: t.Object({
 					include: t.Optional(t.Union([t.String(), t.Array(t.String())])),
 					attach: t.Optional(t.Union([t.String(), t.Array(t.String())])),
-					returnUrl: t.Optional(t.String()),
+					returnUrl: t.Optional(t.String({ format: 'uri', error: 'must be an absolute URL' })),
 				}),
 				detail: detail(
 					'getNsByNamespaceConnectorsById',
-					'A connector, with ?include=syncs (last 10 runs)',
+					'A connector, with ?include=syncs (last 10 runs) and picker (the console chooser)',
 					documented(200, Connector, 'The connector'),
 				),
 			},

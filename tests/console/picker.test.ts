@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { Browser, Page } from 'playwright-core'
+import { github } from '../../connectors/github/index.ts'
+import { launchChromium, screenshot } from '../../testkit/browser.ts'
+import { authorizeLink } from '../../testkit/connections.ts'
+import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { startTestService, type TestService } from '../../testkit/service.ts'
+
+/** The v5 picker link opens the console's chooser; what is chosen there becomes the connector's selection. */
+describe('v5 picker in the console (Chromium)', () => {
+	let t: TestService
+	let emulator: GithubEmulator
+	let server: ReturnType<typeof Bun.serve>
+	let base: string
+	let browser: Browser
+	let page: Page
+	let id: string
+
+	beforeAll(async () => {
+		emulator = startGithubEmulator()
+		emulator.createRepo('octo/handbook', { 'README.md': '# Handbook\n\nThe team ships on Thursdays.' })
+		emulator.createRepo('octo/other', { 'README.md': '# Other\n\nNot chosen.' })
+		t = await startTestService('pglite', {
+			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
+			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
+			extractor: null,
+		})
+		server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.service.app!.handle(request) })
+		base = `http://127.0.0.1:${server.port}`
+		const created = await t.json('POST', '/ns/picked/connectors', { provider: 'github' })
+		id = created.body.id
+		await authorizeLink(t, created.body.authorization.url)
+		expect((await fetch(`${base}/console/`)).status).toBe(200)
+		browser = await launchChromium()
+		page = await (await browser.newContext()).newPage()
+		await page.goto(`${base}/console/`)
+		await page.fill('#api-key', t.key)
+		await page.click('button[type=submit]')
+		await page.waitForSelector('nav[aria-label="Console pages"]')
+	}, 180_000)
+	afterAll(async () => {
+		await browser?.close()
+		server?.stop(true)
+		await t?.stop()
+		emulator?.stop()
+	})
+
+	it('chooses a repository through the picker link, then returns to returnUrl', async () => {
+		const returnUrl = `${base}/console/#/`
+		const got = await t.json(
+			'GET',
+			`/ns/picked/connectors/${id}?include=picker&returnUrl=${encodeURIComponent(returnUrl)}`,
+		)
+		const link = new URL(got.body.picker.url)
+		await page.goto(`${base}${link.pathname}${link.hash}`)
+		await page.waitForSelector('#choose-title')
+		await page.check('label:has-text("octo/handbook") input')
+		await screenshot(page, 'picker')
+		await page.click('form.chooser button[type=submit]')
+		await page.waitForURL(returnUrl)
+		const connector = (await t.json('GET', `/ns/picked/connectors/${id}`)).body
+		expect(connector.selection.repos.map((repo: { name: string }) => repo.name)).toEqual(['octo/handbook'])
+	}, 60_000)
+
+	it('refuses an expired picker link', async () => {
+		await page.goto(`${base}/console/#/connections/${id}/choose/1000`)
+		const alert = await page.waitForSelector('[role=alert]')
+		expect(await alert.textContent()).toContain('expired')
+	}, 60_000)
+})
