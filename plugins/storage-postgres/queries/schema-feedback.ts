@@ -2,7 +2,7 @@ import type { Migration } from './schema.ts'
 
 /** Feedback reports sent through the v5 API, per organization. */
 export const FEEDBACK_MIGRATION: Migration = {
-	version: 27,
+	version: 28,
 	name: 'feedback reports',
 	sql: () => `
 CREATE TABLE feedback (
