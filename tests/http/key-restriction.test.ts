@@ -145,6 +145,7 @@ describeEachDriver('keys restricted to container tags', (driver) => {
 			await forbidden('PATCH', '/v3/settings', { shouldLLMFilter: false })
 			await forbidden('POST', '/v3/settings/reset', { confirmation: 'default' })
 			await forbidden('GET', '/v3/usage')
+			await forbidden('GET', '/v3/feedback')
 			await forbidden('POST', '/v3/connections/list', {})
 			await forbidden('POST', '/v3/connections/web-crawler', {
 				containerTags: ['team_b'],

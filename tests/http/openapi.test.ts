@@ -27,6 +27,7 @@ const ROUTES: [string, string, boolean][] = [
 	['patch', '/v3/settings', true],
 	['post', '/v3/settings/reset', true],
 	['get', '/v3/usage', false],
+	['get', '/v3/feedback', false],
 	['post', '/v4/search', true],
 	['post', '/v4/memories', true],
 	['patch', '/v4/memories', true],
