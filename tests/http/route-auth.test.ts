@@ -14,8 +14,6 @@ const OPEN: Record<string, string> = {
 	'GET /v3/connections/auth/callback/:provider': 'the provider sends the browser back with the sealed state',
 	'POST /v3/connections/webhooks/:provider': 'the provider signs its deliveries',
 	'GET /v3/files/:documentId/:name': 'a signed, expiring file link',
-	'POST /feedback': 'v5 takes feedback with or without a key',
-	'POST /v5/feedback': 'v5 takes feedback with or without a key',
 	'GET /.well-known/oauth-protected-resource': 'MCP discovery',
 	'GET /.well-known/oauth-protected-resource/mcp': 'MCP discovery',
 	'GET /console': 'the console page; it asks for a key itself',
