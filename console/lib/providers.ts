@@ -8,6 +8,8 @@ export interface Provider {
 	fields: { key: string; label: string; secret: boolean }[]
 	settingsKey: string | null
 	serverAppConfigured: boolean
+	/** Whether the connector chooses what it syncs among the provider's resources. */
+	resources: boolean
 }
 
 export const loadProviders = () => api.get<Provider[]>('/v3/connections/providers')

@@ -27,14 +27,23 @@ function safeReturn(url: string | undefined): string | null {
  */
 export function ConnectionChooser({ id, expires, returnUrl }: { id: string; expires?: string; returnUrl?: string }) {
 	const expired = expires !== undefined && !(Number(expires) * 1000 > Date.now())
-	const { data, error } = useLoad(
-		() =>
-			expired
-				? Promise.resolve({ resources: [] as Resource[] })
-				: api.get<{ resources: Resource[] }>(apiPath`/v3/connections/${id}/resources?page=1&per_page=100`),
-		[id],
-	)
 	const [chosen, setChosen] = useState<Set<string>>(new Set())
+	const { data, error } = useLoad(async () => {
+		if (expired) return { resources: [] as Resource[] }
+		const [page, connection] = await Promise.all([
+			api.get<{ resources: Resource[] }>(apiPath`/v3/connections/${id}/resources?page=1&per_page=100`),
+			api.get<{ containerTags: string[] }>(apiPath`/v3/connections/${id}`),
+		])
+		// What the connection syncs now starts ticked (its v5 selection), so saving keeps what is not unticked.
+		const namespace = connection.containerTags[0]
+		if (namespace) {
+			const connector = await api.get<{ selection: Record<string, { id: string }[]> | null }>(
+				apiPath`/ns/${namespace}/connectors/${id}`,
+			)
+			setChosen(new Set(Object.values(connector.selection ?? {}).flatMap((items) => items.map((item) => item.id))))
+		}
+		return page
+	}, [id])
 	const [saved, setSaved] = useState<string | null>(null)
 	const [failure, setFailure] = useState<string | null>(null)
 	if (expired) {

@@ -136,11 +136,13 @@ function ConnectForm({ providers, onConnected }: { providers: Provider[]; onConn
 function ConnectionDetail({ id }: { id: string }) {
 	const { data, error, reload } = useLoad(
 		async () => {
-			const [connection, runs] = await Promise.all([
+			const [connection, runs, providers] = await Promise.all([
 				api.get<Connection>(apiPath`/v3/connections/${id}`),
 				api.get<{ syncRuns: SyncRun[] }>(apiPath`/v3/connections/${id}/sync-runs`),
+				loadProviders(),
 			])
-			return { connection, runs: runs.syncRuns }
+			const choosable = providers.some((p) => p.provider === connection.provider && p.resources)
+			return { connection, runs: runs.syncRuns, choosable }
 		},
 		[id],
 		{ every: 2000, live: ({ runs }) => runs.some((run) => run.status === 'running') },
@@ -159,7 +161,7 @@ function ConnectionDetail({ id }: { id: string }) {
 		}
 	}
 	if (!data) return error ? html`<${ErrorBox} error=${error} />` : html`<${Loading} />`
-	const { connection, runs } = data
+	const { connection, runs, choosable } = data
 	const syncNow = () =>
 		act(async () => {
 			await api.post(apiPath`/v3/connections/${connection.provider}/import`, {
@@ -187,6 +189,7 @@ function ConnectionDetail({ id }: { id: string }) {
 		<${ErrorBox} error=${connection.error} />
 		<div class="actions">
 			<button type="button" onClick=${syncNow}>Sync now</button>
+			${choosable && connection.status === 'active' ? html`<a class="button" href=${href('connections', id, 'choose')}>Choose what to sync</a>` : null}
 			<button type="button" class="danger" onClick=${() => remove(true)}>Delete with documents</button>
 			<button type="button" class="danger" onClick=${() => remove(false)}>Delete, keep documents</button>
 		</div>

@@ -62,6 +62,14 @@ describe('v5 picker in the console (Chromium)', () => {
 		expect(connector.selection.repos.map((repo: { name: string }) => repo.name)).toEqual(['octo/handbook'])
 	}, 60_000)
 
+	it('offers the chooser from the connection page', async () => {
+		await page.goto(`${base}/console/#/connections/${id}`)
+		await page.click('a:has-text("Choose what to sync")')
+		await page.waitForSelector('#choose-title')
+		await page.waitForSelector('label:has-text("octo/handbook") input:checked')
+		expect(await page.isChecked('label:has-text("octo/other") input')).toBe(false)
+	}, 60_000)
+
 	it('refuses an expired picker link', async () => {
 		await page.goto(`${base}/console/#/connections/${id}/choose/1000`)
 		const alert = await page.waitForSelector('[role=alert]')
