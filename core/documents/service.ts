@@ -23,6 +23,8 @@ export interface AddDocumentInput {
 	dreaming?: Dreaming
 	taskType?: TaskType
 	entityContext?: string
+	/** Limits the memories its formation links to (see DocumentRecord.formationScope); omitted on a re-send: kept. */
+	formationScope?: Metadata
 	filepath?: string
 	/** Overrides the detected source, e.g. `conversation` for POST /v4/conversations. */
 	source?: string
@@ -45,6 +47,7 @@ export interface UpdateDocumentInput {
 	taskType?: TaskType
 	filepath?: string
 	entityContext?: string
+	formationScope?: Metadata
 	dreaming?: Dreaming
 }
 
@@ -81,6 +84,7 @@ export function createDocumentService(deps: {
 				metadata: prepared.metadata,
 				filepath: input.filepath ?? null,
 				entityContext: input.entityContext ?? null,
+				...(input.formationScope !== undefined ? { formationScope: input.formationScope } : {}),
 				title: input.title ?? null,
 				url: prepared.url,
 				source: input.source ?? prepared.source,

@@ -97,6 +97,11 @@ export interface DocumentRecord {
 	metadata: Metadata | null
 	filepath: string | null
 	entityContext: string | null
+	/**
+	 * Limits the memories this document's formation links to (updates, duplicates, relations) to those whose metadata
+	 * matches: every key, a scalar equal, an array any of its values. Null: every memory of the container.
+	 */
+	formationScope: Metadata | null
 	error: string | null
 	stages: StageRecord[]
 	/** The original file of an uploaded document, kept in the file store; null for text, URLs and JSON. */

@@ -1,5 +1,5 @@
 import { type ContainerContext, containerContext, sortCandidates } from '../containers/buckets.ts'
-import type { DocumentRecord, Scope, StageRecord } from '../domain/types.ts'
+import type { DocumentRecord, Metadata, Scope, StageRecord } from '../domain/types.ts'
 import { newId } from '../ids.ts'
 import type { Logger } from '../logger.ts'
 import { type DocumentBudget, startBudget } from '../pipeline/budget.ts'
@@ -14,6 +14,7 @@ import type { FormationGuard, FormationPlan, FormationResult } from '../plugins/
 import type { Storage } from '../plugins/storage.ts'
 import { type CountedLines, countedLines, recordLines, withoutBoilerplate } from './boilerplate.ts'
 import { conversationOf, documentDate, renderTurns, turnsHash } from './conversation.ts'
+import { byScope, formationScopeOf, scopedContext, scopedProbe } from './formation-scope.ts'
 import { Linker, type PreparedCandidate } from './link.ts'
 import { looksLikeMarkup } from './markup.ts'
 import { prepareCandidates, probeFor } from './prepare.ts'
@@ -147,10 +148,24 @@ export function inGroups<T>(items: T[], candidatesOf: (item: T) => number): T[][
 }
 
 /**
- * The formation transaction for documents of one container that are read and extracted already, in order. A
- * document whose guard no longer holds (its content changed meanwhile) comes back `stale`.
+ * The formation transactions for documents of one container that are read and extracted already, in order: one
+ * per formation scope, so documents of different scopes never link to each other's memories. A document whose guard
+ * no longer holds (its content changed meanwhile) comes back `stale`.
  */
 export async function formExtracted(ready: Extracted[], deps: FormationDeps): Promise<Map<string, FormationOutcome>> {
+	const outcomes = new Map<string, FormationOutcome>()
+	for (const part of byScope(ready, (entry) => formationScopeOf(entry.document))) {
+		for (const [id, outcome] of await formInScope(part.items, part.scope, deps)) outcomes.set(id, outcome)
+	}
+	return outcomes
+}
+
+/** One formation transaction for documents of one scope: they link only to memories in it (all when null). */
+async function formInScope(
+	ready: Extracted[],
+	scope: Metadata | null,
+	deps: FormationDeps,
+): Promise<Map<string, FormationOutcome>> {
 	const outcomes = new Map<string, FormationOutcome>()
 	const first = ready[0]
 	if (!first) return outcomes
@@ -163,12 +178,14 @@ export async function formExtracted(ready: Extracted[], deps: FormationDeps): Pr
 		return start
 	})
 	const planned: Extracted[] = []
+	const probe = probeFor(candidates)
 	const results = await deps.storage.memories.formMany(
 		{ orgId: first.document.orgId },
 		first.document.containerTag,
 		ready.map((entry) => entry.guard),
-		probeFor(candidates),
-		(context, admitted) => {
+		scopedProbe(probe, scope),
+		(read, admitted) => {
+			const context = scopedContext(read, scope, probe.neighbours)
 			const linker = new Linker(context, newId)
 			planned.length = 0
 			return ready.flatMap((entry, i) => {

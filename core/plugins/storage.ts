@@ -95,6 +95,8 @@ export interface NewDocument {
 	metadata: Metadata | null
 	filepath: string | null
 	entityContext: string | null
+	/** See DocumentRecord.formationScope. Omitted on a re-send: the document's is kept. */
+	formationScope?: Metadata | null
 	title: string | null
 	url: string | null
 	source: string | null
@@ -139,6 +141,7 @@ export interface DocumentPatch {
 	taskType?: TaskType
 	filepath?: string | null
 	entityContext?: string | null
+	formationScope?: Metadata | null
 	dreaming?: Dreaming
 	/** Replaces (or with null, drops) the document's original file record. */
 	file?: StoredFile | null

@@ -272,6 +272,27 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect((await storage.chunks.list(scope, original.id)).map((chunk) => chunk.content)).toEqual(['kept chunk'])
 			})
 
+			it('keeps the formation scope: stored, kept by a re-send without one, replaced or cleared by a patch', async () => {
+				const scope = await newScope()
+				const first = await add(scope, { customId: 'scoped', formationScope: { user: ['a', 'b'], team: 'x' } })
+				expect(first.formationScope).toEqual({ user: ['a', 'b'], team: 'x' })
+				const resent = await storage.documents.upsert(scope, newDocument({ customId: 'scoped', metadata: { v: 2 } }))
+				expect(resent.document.formationScope).toEqual({ user: ['a', 'b'], team: 'x' })
+				const rescoped = await storage.documents.upsert(
+					scope,
+					newDocument({ customId: 'scoped', formationScope: { user: 'c' } }),
+				)
+				expect(rescoped.document.formationScope).toEqual({ user: 'c' })
+				const patched = await storage.documents.update(scope, first.id, { formationScope: { user: 'd' } })
+				expect(patched?.document.formationScope).toEqual({ user: 'd' })
+				expect(
+					(await storage.documents.update(scope, first.id, { metadata: { v: 3 } }))?.document.formationScope,
+				).toEqual({ user: 'd' })
+				const cleared = await storage.documents.update(scope, first.id, { formationScope: null })
+				expect(cleared?.document.formationScope).toBeNull()
+				expect((await add(scope)).formationScope).toBeNull()
+			})
+
 			it('queues changed content again and keeps the old chunks searchable until the new ones are published', async () => {
 				const scope = await newScope()
 				const original = await add(scope, { customId: 'changing', content: 'old words', contentHash: 'old' })

@@ -24,7 +24,10 @@ type Envelope = Static<typeof BatchEnvelope>
 type Item = Static<typeof AddDocumentBody>
 type Result = { id: string; status: string; error?: string; details?: string }
 
-/** An item with the batch-wide fields filled in (an item's own value wins; metadata merges, item keys winning). */
+/**
+ * An item with the batch-wide fields filled in (an item's own value wins; metadata merges, item keys winning; an
+ * item's filterByMetadata replaces the batch's, as a scope is one condition, not a set of values).
+ */
 function withDefaults(item: Item, batch: Envelope): AddDocumentInput {
 	const metadata = batch.metadata || item.metadata ? { ...batch.metadata, ...item.metadata } : undefined
 	return {
@@ -37,6 +40,7 @@ function withDefaults(item: Item, batch: Envelope): AddDocumentInput {
 		taskType: item.taskType ?? batch.taskType,
 		entityContext: item.entityContext ?? batch.entityContext,
 		filepath: item.filepath ?? batch.filepath,
+		formationScope: item.filterByMetadata ?? batch.filterByMetadata,
 	}
 }
 

@@ -56,6 +56,7 @@ export function documentFileRoutes({ verify, files, documents }: RouteDeps) {
 						? undefined
 						: checkFields(jsonField(body.metadataFields, 'metadataFields'), 'metadataFields')
 				if (fields && !fields.ok) throw badRequest(fields.details)
+				const formationScope = metadataField(body.filterByMetadata, 'filterByMetadata')
 				const document = await files.upload(scope, {
 					file: body.file,
 					containerTag: writeTag(principal, containerTagOf(body)),
@@ -68,8 +69,8 @@ export function documentFileRoutes({ verify, files, documents }: RouteDeps) {
 					filepath: body.filepath,
 					fileType: body.fileType,
 					mimeType: body.mimeType,
+					formationScope,
 				})
-				metadataField(body.filterByMetadata, 'filterByMetadata')
 				return { id: document.id, status: document.status }
 			},
 			{

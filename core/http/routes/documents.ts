@@ -87,8 +87,12 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		.use(bearerAuth(verify))
 		.post(
 			'',
-			async ({ body, scope, principal }) => {
-				const document = await documents.add(scope, { ...body, containerTag: writeTag(principal, singleTag(body)) })
+			async ({ body: { filterByMetadata, ...body }, scope, principal }) => {
+				const document = await documents.add(scope, {
+					...body,
+					containerTag: writeTag(principal, singleTag(body)),
+					formationScope: filterByMetadata,
+				})
 				return { id: document.id, status: document.status }
 			},
 			{
@@ -187,11 +191,15 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 		)
 		.patch(
 			'/:id',
-			async ({ params, body, scope, principal }) => {
+			async ({ params, body: { filterByMetadata, ...body }, scope, principal }) => {
 				const visible = await visibleDocument(documents, principal, scope, params.id)
 				const tag = singleTag(body)
 				if (tag !== undefined) assertTagAllowed(principal, tag)
-				const document = await documents.update(scope, visible.id, { ...body, containerTag: tag })
+				const document = await documents.update(scope, visible.id, {
+					...body,
+					containerTag: tag,
+					formationScope: filterByMetadata,
+				})
 				return { id: document.id, status: document.status }
 			},
 			{

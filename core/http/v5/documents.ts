@@ -29,8 +29,8 @@ type DocumentFields = {
 
 /**
  * v5's document fields as the document service's: `date` is kept as the metadata `documentDate` memory formation
- * dates relative expressions by, `group` values join the metadata (filterable), `supportingContext` is the
- * document's entity context.
+ * dates relative expressions by, `group` values join the metadata (filterable) and become the document's formation
+ * scope, `supportingContext` is the document's entity context.
  */
 function metadataOf(fields: { metadata?: Metadata; group?: Metadata; date?: string }): Metadata | undefined {
 	if (!fields.metadata && !fields.group && fields.date === undefined) return undefined
@@ -57,6 +57,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 			customId: fields.id,
 			metadata: metadataOf(fields),
 			entityContext: fields.supportingContext,
+			formationScope: fields.group,
 			taskType: options.taskType,
 			dreaming: options.dreaming,
 			append: true,
@@ -195,6 +196,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 					metadata,
 					taskType: body.taskType,
 					entityContext: body.supportingContext,
+					formationScope: body.group,
 					dreaming: body.dreaming,
 				})
 				return documentRef(updated)

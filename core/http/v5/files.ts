@@ -56,7 +56,10 @@ function jsonMap(value: unknown, field: string): Metadata | undefined {
 	return checked.value
 }
 
-/** The form's fields as the document service's (as for JSON adds: `date` and `group` join the metadata). */
+/**
+ * The form's fields as the document service's (as for JSON adds: `date` and `group` join the metadata, and `group`
+ * is the formation scope).
+ */
 function fieldsOf(form: Form) {
 	const metadata = jsonMap(form.metadata, 'metadata')
 	const group = jsonMap(form.group, 'group')
@@ -67,6 +70,7 @@ function fieldsOf(form: Form) {
 	return {
 		metadata: merged,
 		entityContext: form.supportingContext,
+		formationScope: group,
 		taskType: form.taskType as 'memory' | 'superrag' | undefined,
 		dreaming: form.dreaming as 'dynamic' | 'instant' | undefined,
 		fileType: form.fileType,
@@ -144,6 +148,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 					const updated = await documents.update(scope, existing.id, {
 						metadata: fields.metadata ? { ...existing.metadata, ...fields.metadata } : undefined,
 						entityContext: fields.entityContext,
+						formationScope: fields.formationScope,
 						taskType: fields.taskType,
 						dreaming: fields.dreaming,
 					})

@@ -27,6 +27,7 @@ export async function updateDocument(
 		if (patch.taskType !== undefined) set.value('task_type', patch.taskType)
 		if (patch.filepath !== undefined) set.value('filepath', patch.filepath)
 		if (patch.entityContext !== undefined) set.value('entity_context', patch.entityContext)
+		if (patch.formationScope !== undefined) set.value('formation_scope', jsonParam(patch.formationScope), '::jsonb')
 		if (patch.dreaming !== undefined) set.value('dreaming', patch.dreaming)
 		if (patch.content !== undefined) set.value('content', textParam(patch.content))
 		if (patch.contentHash !== undefined) set.value('content_hash', patch.contentHash)

@@ -74,9 +74,18 @@ async function recentTwin(tx: Db, scope: Scope, input: NewDocument, seconds: num
 	const [row] = await tx.query<DocumentRow>(
 		`SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id IS NULL AND content_hash = $3
 			AND created_at >= now() - make_interval(secs => $4) AND metadata IS NOT DISTINCT FROM $5::jsonb
-			AND entity_context IS NOT DISTINCT FROM $6 AND file_key IS NULL
+			AND entity_context IS NOT DISTINCT FROM $6 AND formation_scope IS NOT DISTINCT FROM $7::jsonb
+			AND file_key IS NULL
 		ORDER BY created_at DESC LIMIT 1`,
-		[scope.orgId, input.containerTag, input.contentHash, seconds, jsonParam(input.metadata), input.entityContext],
+		[
+			scope.orgId,
+			input.containerTag,
+			input.contentHash,
+			seconds,
+			jsonParam(input.metadata),
+			input.entityContext,
+			jsonParam(input.formationScope ?? null),
+		],
 	)
 	return row ?? null
 }
@@ -109,11 +118,12 @@ async function insertDocument(tx: Db, scope: Scope, input: NewDocument): Promise
 		`${params.add(jsonParam(input.metadata))}::jsonb`,
 		params.add(input.filepath),
 		params.add(input.entityContext),
+		`${params.add(jsonParam(input.formationScope ?? null))}::jsonb`,
 		...fileValues(input.file ?? null).map((value) => params.add(value)),
 	]
 	const [row] = await tx.query<DocumentRow>(
 		`INSERT INTO documents (id, org_id, container_tag, custom_id, connection_id, content, content_hash, title, source, url,
-			type, task_type, dreaming, metadata, filepath, entity_context, file_key, file_name, file_mime_type, file_size,
+			type, task_type, dreaming, metadata, filepath, entity_context, formation_scope, file_key, file_name, file_mime_type, file_size,
 			status, dreaming_status)
 		VALUES (${values.join(', ')}, 'queued', 'dreaming')
 		ON CONFLICT (org_id, container_tag, custom_id) WHERE custom_id IS NOT NULL DO NOTHING
@@ -143,6 +153,7 @@ async function resend(tx: Db, existing: DocumentRow, sent: NewDocument): Promise
 		.value('url', input.url)
 		.value('source', input.source)
 	if (input.connectionId !== undefined) set.value('connection_id', input.connectionId)
+	if (input.formationScope !== undefined) set.value('formation_scope', jsonParam(input.formationScope), '::jsonb')
 	if (input.file !== undefined) setFile(set, input.file)
 	// Without a title in the re-send, the same content keeps the title its extraction found.
 	if (contentChanged) set.value('title', input.title)

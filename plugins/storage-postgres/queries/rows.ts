@@ -52,6 +52,7 @@ export interface DocumentRow {
 	metadata: Metadata | null
 	filepath: string | null
 	entity_context: string | null
+	formation_scope: Metadata | null
 	error: string | null
 	stages: StageRecord[]
 	file_key: string | null
@@ -119,6 +120,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
 		metadata: row.metadata,
 		filepath: row.filepath,
 		entityContext: row.entity_context,
+		formationScope: row.formation_scope ?? null,
 		error: row.error,
 		stages: row.stages,
 		file: toStoredFile(row),

@@ -7,6 +7,7 @@ import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
 import { DOCUMENT_TEXTS_MIGRATION } from './schema-document-texts.ts'
 import { FEEDBACK_MIGRATION } from './schema-feedback.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
+import { FORMATION_SCOPE_MIGRATION } from './schema-formation-scope.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
 import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
@@ -118,6 +119,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	DOCUMENT_TEXTS_MIGRATION,
 	CONNECTION_FAILURES_MIGRATION,
 	FEEDBACK_MIGRATION,
+	FORMATION_SCOPE_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
