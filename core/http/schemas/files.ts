@@ -24,7 +24,9 @@ export const UploadFileBody = t.Object(
 				'{"category":"report","year":2024}',
 			),
 		),
-		filterByMetadata: t.Optional(JsonField('Accepted as on POST /v3/documents', '{}')),
+		filterByMetadata: t.Optional(
+			JsonField('Limits the memories formation links to, as on POST /v3/documents (a JSON object)', '{}'),
+		),
 		customId: t.Optional(
 			t.String({
 				minLength: 1,
