@@ -132,6 +132,28 @@ describeEachDriver('formation scope (v5 group, v3 filterByMetadata)', (driver) =
 		updated(await latest('scope_v5_same'))
 	})
 
+	it('v5 batch items and PATCH set the group', async () => {
+		await addV5('scope_v5_batch', BOSTON, { group: { user: 'a' } })
+		const batch = await t.json('POST', '/ns/scope_v5_batch/document/batch', {
+			documents: [{ content: SEATTLE, group: { user: 'b' } }],
+			dreaming: 'instant',
+		})
+		expect(batch.status).toBe(200)
+		expect((await t.waitForStatus(batch.body.results[0].id)).status).toBe('done')
+		isolated(await latest('scope_v5_batch'))
+
+		await addV5('scope_v5_patch', BOSTON, { group: { user: 'a' } })
+		const other = await addV5('scope_v5_patch', 'Alex owns a red bike.', { id: 'bike' })
+		const patched = await t.json('PATCH', '/ns/scope_v5_patch/document/bike', {
+			content: SEATTLE,
+			group: { user: 'b' },
+			dreaming: 'instant',
+		})
+		expect(patched.status).toBe(200)
+		expect((await t.waitForStatus(other.id)).status).toBe('done')
+		isolated(await latest('scope_v5_patch'))
+	})
+
 	it('v3 filterByMetadata: facts of two scopes both stay latest; a scope that matches updates', async () => {
 		await addV3('scope_v3', BOSTON, { metadata: { user: 'a' }, filterByMetadata: { user: 'a' } })
 		await addV3('scope_v3', SEATTLE, { metadata: { user: 'b' }, filterByMetadata: { user: 'b' } })
