@@ -17,8 +17,8 @@ interface Waiting {
  * Instant dreaming, coalesced per container. Formations of one container hold its formation lock one at a time,
  * so documents that arrive while one runs would each wait for the lock and re-read the container. Instead each
  * document is read, extracted and embedded on its own (outside the lock, concurrently), then joins its container's
- * queue; the queue forms everything waiting in one transaction, in arrival order, so later documents link to what
- * earlier ones formed. A batch that fails is formed again document by document, so only the bad one fails.
+ * queue; the queue forms everything waiting in one transaction (one per formation scope), in arrival order, so
+ * later documents link to what earlier ones formed. A batch that fails is formed again document by document, so only the bad one fails.
  */
 export class InstantFormation {
 	private readonly queues = new Map<string, Waiting[]>()
