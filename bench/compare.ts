@@ -14,8 +14,8 @@
  * dynamic dreaming, after formation). `--adds` also measures single adds to another container while a container's
  * sessions form their memories (dynamic dreaming), on each side in turn.
  */
-import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { commitOf, prepareKey } from './lib/checkout.ts'
 import { BenchClient, type Reply } from './lib/http.ts'
 import { type Conversation, LOCOMO_DIR, loadConversations } from './lib/locomo-data.ts'
 import { type ConversationIndex, ingestConversation, waitForMemories } from './lib/locomo-ingest.ts'
@@ -47,32 +47,6 @@ interface Sample {
 	clientMs: number
 	bytes: number
 	found: boolean
-}
-
-function commitOf(root: string): string {
-	const result = Bun.spawnSync(['git', '-C', root, 'rev-parse', '--short', 'HEAD'])
-	return result.stdout.toString().trim() || 'unknown'
-}
-
-/**
- * An API key on a fresh store, made by the checkout's own code (its migrations, its key format), in a process of
- * its own so the embedded store is closed again before the server opens it.
- */
-function prepareKey(root: string, store: BenchStore): string {
-	const script = join(store.dataDir, 'prepare-key.ts')
-	writeFileSync(
-		script,
-		`import { prepareStore } from ${JSON.stringify(join(root, 'bench/lib/store.ts'))}
-const store = JSON.parse(process.env.BENCH_STORE!)
-const { key } = await prepareStore(store)
-console.log(key)`,
-	)
-	const result = Bun.spawnSync([process.execPath, script], {
-		cwd: root,
-		env: { ...process.env, BENCH_STORE: JSON.stringify(store) },
-	})
-	if (result.exitCode !== 0) throw new Error(`preparing the store of ${root} failed:\n${result.stderr.toString()}`)
-	return result.stdout.toString().trim().split('\n').at(-1)!
 }
 
 async function openSide(label: string, root: string, driver: Driver): Promise<Side> {

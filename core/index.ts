@@ -27,6 +27,7 @@ export { PermanentStageError, ServiceError, StageError, StartupError } from './e
 export { newId } from './ids.ts'
 export type { IsolationLimits } from './jobs/isolated-task.ts'
 export { runIsolated } from './jobs/isolated-task.ts'
+export { BackgroundLane, inBackground, inForeground } from './jobs/priority.ts'
 export { yieldToEventLoop } from './jobs/yield.ts'
 export type { Logger } from './logger.ts'
 export { createLogger } from './logger.ts'

@@ -10,6 +10,7 @@ import { resortBuckets } from './containers/resort.ts'
 import { StartupError } from './errors.ts'
 import { createExtraction, fetchPolicyFrom } from './files/extraction-parts.ts'
 import type { RouteDeps } from './http/route-deps.ts'
+import { BackgroundLane, laneEmbedder } from './jobs/priority.ts'
 import { type JobQueue, openJobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import { createMemoryEngine } from './memory/engine.ts'
@@ -82,7 +83,9 @@ export async function startRuntime(input: {
 		unlock()
 		throw error
 	}
-	const { storage, embedder } = plugins
+	const { storage } = plugins
+	// Background embedding (documents, memories) takes turns with searches' embedding of their query.
+	const embedder = laneEmbedder(plugins.embedder, new BackgroundLane(settings.workerConcurrency))
 	// Checked above: the list holds a files plugin.
 	const files = plugins.files!
 	const extraction = createExtraction(settings, files, fetchPolicy)

@@ -11,6 +11,7 @@ import { createDocumentService } from './documents/service.ts'
 import { createFeedbackService } from './feedback/service.ts'
 import { createFileService } from './files/service.ts'
 import { fileUrlSecret } from './files/signed-urls.ts'
+import { foreground, foregroundFn } from './jobs/priority.ts'
 import type { JobQueue } from './jobs/queue.ts'
 import type { Logger } from './logger.ts'
 import type { MemoryEngine } from './memory/engine.ts'
@@ -75,16 +76,18 @@ export async function createServices(input: {
 		documents,
 		/** Uploads, originals and their signed URLs. */
 		files: fileService,
-		documentSearch: createDocumentSearch({ storage, embedder, reranker: plugins.reranker }),
+		documentSearch: foregroundFn(createDocumentSearch({ storage, embedder, reranker: plugins.reranker })),
 		/** Organization settings (custom OAuth applications sealed). */
 		settings: settingsService,
 		usage,
 		/** Memory entries: write, list, version, forget (v4). */
 		memories: memory.service,
-		memorySearch: memory.search,
+		memorySearch: foregroundFn(memory.search),
 		/** Container tags: settings, delete, merge, effective buckets. */
 		containers: createContainerService({ storage, documents, queue, logger }),
-		profiles: createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+		profiles: foreground(
+			createProfileService({ storage, memorySearch: memory.search, dynamicDays: profileDynamicDays }),
+		),
 		/** Feedback reports sent through v5, a few a day per organization. */
 		feedback: createFeedbackService({ storage }),
 		/** Connections to providers: create and authorize, list, delete, resources, manual imports, sync runs. */

@@ -2,6 +2,7 @@ import { PgBoss } from 'pg-boss'
 import { fromPglite } from 'pg-boss/dist/adapters/pglite.js'
 import type { Logger } from '../logger.ts'
 import type { JobDatabase } from '../plugins/storage.ts'
+import { inBackground } from './priority.ts'
 import { Slots } from './slots.ts'
 
 export const DOCUMENT_QUEUE = 'document-process'
@@ -174,7 +175,7 @@ export async function openJobQueue(
 					retryCount: number
 					retryLimit: number
 				}
-				await handle(data, { lastAttempt: retryCount >= retryLimit })
+				await inBackground(() => handle(data, { lastAttempt: retryCount >= retryLimit }))
 			},
 		)
 		workerIds.push(id)
@@ -229,7 +230,9 @@ export async function openJobQueue(
 							async (job) => {
 								const release = await slots.take()
 								try {
-									await handle(job.data, { lastAttempt: job.retryCount >= job.retryLimit, waiting: release })
+									await inBackground(() =>
+										handle(job.data, { lastAttempt: job.retryCount >= job.retryLimit, waiting: release }),
+									)
 									return { id: job.id, status: 'completed' as const }
 								} catch (error) {
 									return { id: job.id, status: 'failed' as const, output: { error: String(error) } }

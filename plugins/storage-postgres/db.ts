@@ -1,4 +1,4 @@
-import type { JobDatabase } from '../../core/index.ts'
+import type { BackgroundLane, JobDatabase } from '../../core/index.ts'
 
 export type Row = Record<string, unknown>
 
@@ -21,4 +21,16 @@ export interface Driver {
 	autovacuum: boolean
 	jobDatabase(): JobDatabase
 	close(): Promise<void>
+}
+
+/**
+ * `db` with its background statements and transactions admitted through `lane` (searches go first); a transaction's
+ * own statements run on the connection it already holds.
+ */
+export function laneDb(db: Db, lane: BackgroundLane): Db {
+	return {
+		query: (text, params) => lane.run(() => db.query(text, params)),
+		exec: (statements) => lane.run(() => db.exec(statements)),
+		transaction: (fn) => lane.run(() => db.transaction(fn)),
+	}
 }

@@ -1,9 +1,15 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
-import type { Logger } from '../../../core/index.ts'
-import type { Db, Driver } from '../db.ts'
+import { BackgroundLane, type Logger } from '../../../core/index.ts'
+import { type Db, type Driver, laneDb } from '../db.ts'
 import { isNewStore, loadTemplate, PGLITE_TEMPLATE_DIR } from './pglite-template.ts'
+
+/**
+ * Background statements handed to PGlite at once. It runs one statement at a time, so each one queued ahead is one
+ * more a search waits behind; two keep it busy while the next is prepared.
+ */
+const BACKGROUND_BUDGET = 2
 
 export interface PgliteOptions {
 	/** Where a new store's template lives (a directory as `bun run pglite-template` writes it). */
@@ -39,7 +45,7 @@ export async function openPglite(
 		...(sharedBuffers ? { postgresqlconf: `shared_buffers = ${sharedBuffers}` } : {}),
 	})
 	return {
-		db: pgliteDb(pg),
+		db: laneDb(pgliteDb(pg), new BackgroundLane(BACKGROUND_BUDGET)),
 		autovacuum: false,
 		jobDatabase: () => ({
 			kind: 'executor',

@@ -1,10 +1,14 @@
 import postgres from 'postgres'
-import type { Db, Driver } from '../db.ts'
+import { BackgroundLane } from '../../../core/index.ts'
+import { type Db, type Driver, laneDb } from '../db.ts'
 
 type Sql = postgres.Sql<Record<string, never>>
 type SqlOrTransaction = Sql | postgres.TransactionSql<Record<string, never>>
 
 const POOL_SIZE = 10
+
+/** Background statements at once: the rest of the pool stays free for requests. */
+const BACKGROUND_BUDGET = POOL_SIZE - 2
 
 /**
  * Distinct statement texts prepared at most. The service's own fixed statements are about a hundred; texts built
@@ -32,7 +36,7 @@ export function openPostgres(databaseUrl: string): Driver {
 	}) as unknown as Sql
 	const prepared = new Set<string>()
 	return {
-		db: postgresDb(sql, false, prepared),
+		db: laneDb(postgresDb(sql, false, prepared), new BackgroundLane(BACKGROUND_BUDGET)),
 		autovacuum: true,
 		jobDatabase: () => ({ kind: 'connection-string', connectionString: databaseUrl }),
 		close: () => sql.end({ timeout: 5 }),

@@ -1,0 +1,282 @@
+/**
+ * Search while the service works: `/v4/search` hybrid (limit 10, one client, a probe every 20 ms) on a seeded
+ * container, idle and while background work runs in other containers of the same organization:
+ *
+ * - `ingest`: 1 KB documents posted at `--rate` a second (default 20) for `--seconds` (default 20), instant dreaming;
+ * - `dreaming`: 200 chat documents in 10 containers with dynamic dreaming, then their memory formation;
+ * - `sync`: a GitHub repository of `--files` Markdown files (default 1,000) on the local emulator, synced.
+ *
+ * With `--root DIR` the same runs against another checkout (B, e.g. a worktree of main) on its own store and server,
+ * A B then B A, so the machine's load falls on both; the load goes to one side at a time.
+ *
+ *   bun bench/search-under-load.ts [--root ../wt-base] [--driver embedded|postgres] [--phases ingest,dreaming,sync]
+ *     [--rounds 1] [--rate 20] [--seconds 20] [--files 1000]
+ */
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { authorizeThroughEmulator } from '../testkit/connections.ts'
+import { startGithubEmulator } from '../testkit/emulators/github.ts'
+import type { TestService } from '../testkit/service.ts'
+import { commitOf, prepareKey } from './lib/checkout.ts'
+import { BenchClient } from './lib/http.ts'
+import { printMachine } from './lib/machine.ts'
+import { type ServerProcess, startServer } from './lib/server.ts'
+import { summarize } from './lib/stats.ts'
+import { type BenchStore, createStore, type Driver, flagValue } from './lib/store.ts'
+import { fixed, note, printTable } from './lib/table.ts'
+
+const HERE = resolve(join(import.meta.dir, '..'))
+const argv = process.argv.slice(2)
+const driver: Driver = flagValue(argv, '--driver') === 'postgres' ? 'postgres' : 'embedded'
+const rootB = flagValue(argv, '--root')
+const phases = (flagValue(argv, '--phases') ?? 'ingest,dreaming,sync').split(',')
+const rounds = Number(flagValue(argv, '--rounds') ?? 1)
+const rate = Number(flagValue(argv, '--rate') ?? 20)
+const seconds = Number(flagValue(argv, '--seconds') ?? 20)
+const files = Number(flagValue(argv, '--files') ?? 1000)
+const PROBE_TAG = 'probe'
+const SEED_DOCUMENTS = 300
+
+const github = startGithubEmulator()
+
+interface Side {
+	label: string
+	commit: string
+	store: BenchStore
+	server: ServerProcess
+	client: BenchClient
+}
+
+interface Probe {
+	serverMs: number
+	clientMs: number
+}
+
+const words = ['river', 'station', 'garden', 'winter', 'market', 'letter', 'engine', 'harbor', 'violin', 'forest']
+const prose = (i: number) =>
+	Array.from(
+		{ length: 12 },
+		(_, s) =>
+			`The ${words[(i + s) % 10]} near team ${(i * 7 + s) % 41} reported ${(i + s) % 97} new items on day ${s + 1}.`,
+	).join(' ')
+const chat = (i: number) =>
+	`Caroline: I went to the ${words[i % 10]} with my sister on day ${i}.\nMelanie: How was it? Did you meet team ${i % 23}?\nCaroline: Yes, they showed us ${i % 50} new ideas.`
+
+async function openSide(label: string, root: string): Promise<Side> {
+	const store = await createStore(driver)
+	const key = prepareKey(root, store)
+	const server = await startServer(
+		store,
+		{
+			MEMORY_CONNECTORS: 'github',
+			GITHUB_API_URL: github.url,
+			GITHUB_WEB_URL: github.url,
+			GITHUB_CLIENT_ID: github.clientId,
+			GITHUB_CLIENT_SECRET: github.clientSecret,
+			MEMORY_DREAMING_QUIET_SECONDS: '1',
+			MEMORY_DREAMING_MAX_WAIT_SECONDS: '2',
+		},
+		180_000,
+		[],
+		root,
+	)
+	return { label, commit: commitOf(root), store, server, client: new BenchClient(server.url, key) }
+}
+
+/** The connection helpers speak to a TestService; this one is a server process. */
+function asTestService(side: Side): TestService {
+	const request: TestService['request'] = (method, path, { body, key = side.client.key, headers = {} } = {}) =>
+		fetch(`${side.client.baseUrl}${path}`, {
+			method,
+			redirect: 'manual',
+			headers: {
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...(key ? { authorization: `Bearer ${key}` } : {}),
+				...headers,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		})
+	return {
+		key: side.client.key,
+		request,
+		async json(method, path, body, key) {
+			const response = await request(method, path, { body, key: key ?? side.client.key })
+			const text = await response.text()
+			return { status: response.status, body: text ? JSON.parse(text) : null }
+		},
+	} as TestService
+}
+
+async function waitIdle(side: Side, timeoutMs = 600_000): Promise<void> {
+	const deadline = performance.now() + timeoutMs
+	for (;;) {
+		const reply = await side.client.get('/v3/documents/processing')
+		if (reply.status === 200 && reply.body.totalCount === 0) return
+		if (performance.now() > deadline) throw new Error(`${side.label}: still processing after ${timeoutMs} ms`)
+		await Bun.sleep(250)
+	}
+}
+
+async function seed(side: Side): Promise<void> {
+	for (let i = 0; i < SEED_DOCUMENTS; i += 20) {
+		await Promise.all(
+			Array.from({ length: 20 }, (_, k) =>
+				side.client.post('/v3/documents', { content: prose(i + k), containerTag: PROBE_TAG, dreaming: 'instant' }),
+			),
+		)
+	}
+	await waitIdle(side)
+}
+
+/** Probes one at a time, 20 ms apart, until `until` resolves (or for `count` probes). */
+async function probe(side: Side, until: Promise<unknown> | number): Promise<Probe[]> {
+	const probes: Probe[] = []
+	let done = false
+	if (typeof until !== 'number') void until.finally(() => (done = true))
+	for (let i = 0; typeof until === 'number' ? i < until : !done; i++) {
+		const reply = await side.client.post('/v4/search', {
+			q: `${words[i % 10]} reported by team ${i % 41}`,
+			containerTag: PROBE_TAG,
+			searchMode: 'hybrid',
+			limit: 10,
+		})
+		if (reply.status !== 200) throw new Error(`${side.label}: search answered ${reply.status}`)
+		probes.push({ serverMs: reply.serverMs ?? Number.NaN, clientMs: reply.ms })
+		await Bun.sleep(20)
+	}
+	return probes
+}
+
+async function ingestLoad(side: Side, round: number): Promise<void> {
+	const total = rate * seconds
+	const started = performance.now()
+	const posts: Promise<unknown>[] = []
+	for (let i = 0; i < total; i++) {
+		const due = started + (i * 1000) / rate
+		const wait = due - performance.now()
+		if (wait > 0) await Bun.sleep(wait)
+		posts.push(
+			side.client.post('/v3/documents', {
+				content: prose(10_000 + i),
+				containerTag: `ingest-${round}`,
+				dreaming: 'instant',
+			}),
+		)
+	}
+	await Promise.all(posts)
+	await waitIdle(side)
+}
+
+async function dreamingLoad(side: Side, round: number): Promise<void> {
+	const posts = Array.from({ length: 200 }, (_, i) =>
+		side.client.post('/v3/documents', {
+			content: chat(i),
+			containerTag: `dreaming-${round}-${i % 10}`,
+			dreaming: 'dynamic',
+		}),
+	)
+	await Promise.all(posts)
+	await waitIdle(side)
+	// Formation runs once each container has been quiet; wait until no document still waits for it.
+	const deadline = performance.now() + 600_000
+	for (;;) {
+		const lists = await Promise.all(
+			Array.from({ length: 10 }, (_, c) =>
+				side.client.post('/v3/documents/list', { containerTags: [`dreaming-${round}-${c}`], limit: 100 }),
+			),
+		)
+		const waiting = lists.flatMap((reply) => (reply.body.memories ?? []) as { dreamingStatus?: string }[])
+		if (waiting.every((d) => d.dreamingStatus !== 'dreaming')) return
+		if (performance.now() > deadline) throw new Error(`${side.label}: formation still running after 600 s`)
+		await Bun.sleep(250)
+	}
+}
+
+async function syncLoad(side: Side, round: number): Promise<void> {
+	const repo = `bench/${side.label.toLowerCase()}-${round}`
+	const content: Record<string, string> = {}
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${prose(20_000 + i)}`
+	github.createRepo(repo, content)
+	const t = asTestService(side)
+	const { created } = await authorizeThroughEmulator(t, 'github', { containerTag: `sync-${round}` })
+	const id = created.body.id as string
+	const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ full_name: repo }] })
+	if (configured.status !== 200) throw new Error(`${side.label}: configure answered ${configured.status}`)
+	const deadline = performance.now() + 900_000
+	for (;;) {
+		const list = await side.client.post('/v3/documents/list', { containerTags: [`sync-${round}`], limit: 1 })
+		const count = Number(list.body?.pagination?.totalItems ?? 0)
+		if (count >= files) break
+		if (performance.now() > deadline) throw new Error(`${side.label}: ${count} of ${files} imported after 900 s`)
+		await Bun.sleep(250)
+	}
+	await waitIdle(side)
+}
+
+const LOADS: Record<string, (side: Side, round: number) => Promise<void>> = {
+	ingest: ingestLoad,
+	dreaming: dreamingLoad,
+	sync: syncLoad,
+}
+
+/** The 1, 5 and 15 minute load averages. */
+const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+
+async function main() {
+	await printMachine()
+	const sides = [await openSide('A', HERE)]
+	if (rootB) sides.push(await openSide('B', resolve(rootB)))
+	try {
+		await Promise.all(sides.map(seed))
+		const samples = new Map<string, Probe[]>()
+		const add = (key: string, list: Probe[]) => samples.set(key, [...(samples.get(key) ?? []), ...list])
+		let turn = 0
+		for (let round = 0; round < rounds; round++) {
+			for (const phase of ['idle', ...phases]) {
+				const order = turn++ % 2 === 0 ? sides : [...sides].reverse()
+				for (const side of order) {
+					const load = loadAverage()
+					const started = performance.now()
+					const probes = phase === 'idle' ? await probe(side, 150) : await probe(side, LOADS[phase]!(side, round))
+					const took = ((performance.now() - started) / 1000).toFixed(1)
+					console.error(
+						`[search-under-load] ${side.label} ${phase} round ${round}: ${probes.length} probes in ${took} s, load ${load}`,
+					)
+					add(`${side.label}|${phase}`, probes)
+					if (phase !== 'idle') await waitIdle(side)
+				}
+			}
+		}
+		const rows: (string | number)[][] = []
+		for (const side of sides) {
+			const idle = summarize((samples.get(`${side.label}|idle`) ?? []).map((p) => p.serverMs))
+			for (const phase of ['idle', ...phases]) {
+				const list = samples.get(`${side.label}|${phase}`) ?? []
+				const server = summarize(list.map((p) => p.serverMs))
+				const client = summarize(list.map((p) => p.clientMs))
+				rows.push([
+					`${side.label} ${side.commit}`,
+					phase,
+					list.length,
+					`${fixed(server.p50)} / ${fixed(server.p95)}`,
+					`${fixed(client.p50)} / ${fixed(client.p95)}`,
+					fixed(server.p95 / idle.p95, 2),
+				])
+			}
+		}
+		printTable(
+			`Search during background work (${driver}, /v4/search hybrid limit 10, one client)`,
+			['checkout', 'during', 'probes', 'server p50 / p95 ms', 'client p50 / p95 ms', 'server p95 / idle p95'],
+			rows,
+		)
+		note(`rate ${rate}/s for ${seconds} s; dreaming 200 chat documents in 10 containers; sync ${files} files`)
+	} finally {
+		for (const side of sides) {
+			await side.server.stop()
+			await side.store.dispose()
+		}
+		github.stop()
+	}
+}
+
+await main()

@@ -1,0 +1,124 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { EmbedderPlugin } from '../plugins/contract.ts'
+
+/**
+ * Searches go ahead of background work. Jobs (document processing, memory formation, connector syncs, container
+ * maintenance) run inside `inBackground`; searches run inside `inForeground`. A `BackgroundLane` admits background
+ * operations (a database statement or transaction, an embedding batch) up to its budget, and to one at a time while
+ * any search is in flight, so a search waits behind at most one background operation instead of behind every queued
+ * one. Work outside both (other requests, start-up) passes unhindered, and background work never stops entirely.
+ */
+
+interface BackgroundContext {
+	/** True inside an admitted operation: what it runs (a transaction's statements) is already counted. */
+	admitted: boolean
+}
+
+const context = new AsyncLocalStorage<BackgroundContext>()
+let foregroundInFlight = 0
+const onForegroundIdle = new Set<() => void>()
+
+/** Runs `fn` as background work: the lanes it passes through admit it by their budget. */
+export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+	return context.run({ admitted: false }, fn)
+}
+
+/** Runs `fn` as foreground work (a search): while it runs, background lanes admit one operation at a time. */
+export async function inForeground<T>(fn: () => Promise<T>): Promise<T> {
+	// Work a background job starts itself (a formation's neighbour search) stays background.
+	if (context.getStore()) return fn()
+	foregroundInFlight++
+	try {
+		return await fn()
+	} finally {
+		foregroundInFlight--
+		if (foregroundInFlight === 0) for (const wake of [...onForegroundIdle]) wake()
+	}
+}
+
+/** True inside background work. */
+export function isBackgroundWork(): boolean {
+	return context.getStore() !== undefined
+}
+
+/** How many foreground operations are running now. */
+export function foregroundCount(): number {
+	return foregroundInFlight
+}
+
+/** `fn` run as foreground work on every call. */
+export function foregroundFn<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+	return (...args) => inForeground(() => fn(...args))
+}
+
+/** Wraps each async method of `service` in `inForeground`. */
+export function foreground<T extends Record<string, (...args: never[]) => Promise<unknown>>>(service: T): T {
+	const wrapped: Record<string, unknown> = {}
+	for (const [name, method] of Object.entries(service)) {
+		wrapped[name] = (...args: never[]) => inForeground(() => method(...args))
+	}
+	return wrapped as T
+}
+
+export class BackgroundLane {
+	private active = 0
+	private readonly waiting: (() => void)[] = []
+	private readonly wake = () => this.admitWaiting()
+
+	/** `budget`: background operations at once while no search runs. */
+	constructor(readonly budget: number) {
+		if (!Number.isInteger(budget) || budget < 1)
+			throw new Error(`a lane's budget is a whole number from 1, not ${budget}`)
+	}
+
+	/** Background operations running now. */
+	get running(): number {
+		return this.active
+	}
+
+	/** Background operations waiting for admission now. */
+	get queued(): number {
+		return this.waiting.length
+	}
+
+	/** Runs `fn` now if it is not background work; otherwise once the lane admits it. */
+	async run<T>(fn: () => Promise<T>): Promise<T> {
+		const store = context.getStore()
+		if (!store || store.admitted) return fn()
+		if (this.waiting.length === 0 && this.active < this.limit()) this.active++
+		else {
+			// The slot is taken on the waiter's behalf when it is admitted (see admitWaiting).
+			await new Promise<void>((resolve) => {
+				this.waiting.push(resolve)
+				onForegroundIdle.add(this.wake)
+			})
+		}
+		try {
+			return await context.run({ admitted: true }, fn)
+		} finally {
+			this.active--
+			this.admitWaiting()
+		}
+	}
+
+	private limit(): number {
+		return foregroundInFlight > 0 ? 1 : this.budget
+	}
+
+	private admitWaiting() {
+		while (this.waiting.length > 0 && this.active < this.limit()) {
+			this.active++
+			// Resumed from the macrotask queue: the embedded database and a local embedder answer on the microtask
+			// queue, so a chain of background operations resumed directly would never let a request in.
+			setImmediate(this.waiting.shift()!)
+		}
+		if (this.waiting.length === 0) onForegroundIdle.delete(this.wake)
+	}
+}
+
+/** `embedder` with its background batches admitted through `lane`; everything else is the plugin's own. */
+export function laneEmbedder(embedder: EmbedderPlugin, lane: BackgroundLane): EmbedderPlugin {
+	const gated = Object.create(embedder) as EmbedderPlugin
+	gated.embed = (texts, purpose) => lane.run(() => embedder.embed(texts, purpose))
+	return gated
+}
