@@ -238,7 +238,9 @@ async function main() {
 				for (const side of order) {
 					const load = loadAverage()
 					const started = performance.now()
-					const probes = phase === 'idle' ? await probe(side, 150) : await probe(side, LOADS[phase]!(side, round))
+					const probes = phase.startsWith('idle')
+						? await probe(side, 150)
+						: await probe(side, LOADS[phase]!(side, round))
 					const took = ((performance.now() - started) / 1000).toFixed(1)
 					console.error(
 						`[search-under-load] ${side.label} ${phase} round ${round}: ${probes.length} probes in ${took} s, load ${load}`,
