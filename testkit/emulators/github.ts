@@ -74,6 +74,7 @@ export interface GithubQuirks {
 	requests: number
 }
 
+const DOCS_REDIRECTS = 'https://docs.github.com/rest/guides/best-practices-for-using-the-rest-api#follow-redirects'
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex')
 const blobSha = (content: string) => sha1(`blob ${Buffer.byteLength(content)}\u0000${content}`)
 
@@ -93,6 +94,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const modes = new Map<string, string>()
 	/** Tree objects of directories, for non-recursive reads: tree sha -> (commit, directory). */
 	const subtrees = new Map<string, { repo: Repo; commit: string; dir: string }>()
+	/** Old full names of renamed or transferred repositories -> the repository's id. */
+	const movedFrom = new Map<string, number>()
 	const quirks: GithubQuirks = {
 		rateLimit: null,
 		failNext: [],
@@ -278,12 +281,33 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			}))
 			return json(all.slice((page - 1) * perPage, page * perPage))
 		}
+		if (parts[0] === 'repositories' && parts.length >= 2) {
+			// The stable address of a repository, by id: where the redirects of renamed and transferred ones lead.
+			const byId = [...repos.values()].find((entry) => String(entry.id) === parts[1])
+			if (!byId) return notFound()
+			return repoApi(request, url, byId, parts.slice(2), grant)
+		}
 		if (parts[0] !== 'repos' || parts.length < 3) return notFound()
-		const repo = repos.get(`${parts[1]}/${parts[2]}`)
-		if (!repo) return notFound()
+		const name = `${parts[1]}/${parts[2]}`
+		const repo = repos.get(name)
+		if (!repo) {
+			// "REST API: HTTP redirects": a renamed or transferred repository's old name answers 301 Moved Permanently,
+			// its Location the repository by id (the GitHub changelog "Repository redirects are coming").
+			const id = movedFrom.get(name)
+			const moved = id === undefined ? undefined : [...repos.values()].find((entry) => entry.id === id)
+			if (!moved) return notFound()
+			const location = `${url.origin}/repositories/${moved.id}${parts.length > 3 ? `/${parts.slice(3).map(encodeURIComponent).join('/')}` : ''}${url.search}`
+			return json({ message: 'Moved Permanently', url: location, documentation_url: DOCS_REDIRECTS }, 301, {
+				location,
+			})
+		}
+		return repoApi(request, url, repo, parts.slice(3), grant)
+	}
+
+	async function repoApi(request: Request, url: URL, repo: Repo, rest: string[], grant: Grant): Promise<Response> {
+		const method = request.method
 		const refusal = quirks.refused.get(repo.fullName)
 		if (refusal) return json({ message: refusal.message }, refusal.status)
-		const rest = parts.slice(3)
 		if (rest.length === 0 && method === 'GET') {
 			return json({ id: repo.id, full_name: repo.fullName, default_branch: repo.defaultBranch, private: false })
 		}
@@ -511,6 +535,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 				admin: true,
 			}
 			repos.set(fullName, repo)
+			movedFrom.delete(fullName)
 			return this.commit(fullName, files)
 		},
 		/** A new commit on the default branch: `files` written (null: removed). Returns its sha. */
@@ -550,6 +575,18 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		/** The token's user loses admin rights on the repository (hooks answer 404). */
 		setAdmin(fullName: string, admin: boolean) {
 			repos.get(fullName)!.admin = admin
+		},
+		/**
+		 * The repository is renamed or transferred to another owner: its old name answers 301 to the repository by id,
+		 * until a repository of that name is created again.
+		 */
+		renameRepo(fullName: string, to: string) {
+			const repo = repos.get(fullName)!
+			repos.delete(fullName)
+			repo.fullName = to
+			repos.set(to, repo)
+			movedFrom.set(fullName, repo.id)
+			movedFrom.delete(to)
 		},
 		/** The repository is deleted (every call answers 404). */
 		deleteRepo(fullName: string) {

@@ -196,6 +196,28 @@ describe('GitHub connector against GitHub as it answers', () => {
 		expect(paths()).toEqual(['a.md', 'b.md'])
 	})
 
+	it("follows a renamed or transferred repository through GitHub's 301: its documents kept, new commits read", async () => {
+		emulator.createRepo(REPO, { 'a.md': '# A', 'b.md': '# B' })
+		const { h, run, paths } = harness()
+		await run()
+		emulator.renameRepo(REPO, 'octo/garden-handbook')
+		const renamed = await run()
+		expect(eventsOf(renamed, 'scope-failed')).toEqual([])
+		expect(eventsOf(renamed, 'delete')).toEqual([])
+		expect(eventsOf(renamed, 'upsert')).toEqual([])
+		expect(paths()).toEqual(['a.md', 'b.md'])
+		// Then transferred to another owner, with a new commit: read through the redirect, under the name it has now.
+		emulator.renameRepo('octo/garden-handbook', 'garden/handbook')
+		emulator.commit('garden/handbook', { 'c.md': '# C' })
+		const moved = await run()
+		expect(eventsOf(moved, 'delete')).toEqual([])
+		expect(eventsOf(moved, 'upsert').map((event) => event.document.externalId)).toEqual([`${REPO}:c.md`])
+		expect(paths()).toEqual(['a.md', 'b.md', 'c.md'])
+		expect(h.documents.get(`${REPO}:c.md`)!.url).toContain('/garden/handbook/blob/')
+		expect(emulator.log.some((line) => line.startsWith(`GET /repos/${REPO}`))).toBe(true)
+		expect(emulator.log.some((line) => line.startsWith('GET /repositories/'))).toBe(true)
+	})
+
 	it('removes a deleted repository only once it is missing twice in a row', async () => {
 		emulator.createRepo(REPO, { 'a.md': '# A' })
 		emulator.createRepo(OTHER, { 'w.md': '# W' })
