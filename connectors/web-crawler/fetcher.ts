@@ -1,4 +1,4 @@
-import { type AllowList, FetchError, type Fetched, fetchUrl } from '../../core/index.ts'
+import { type AllowList, FetchError, type Fetched, fetchUrl, type Resolver } from '../../core/index.ts'
 
 export interface Validators {
 	etag?: string | null
@@ -54,6 +54,7 @@ export class PoliteFetcher {
 			signal: AbortSignal
 			/** Longest Retry-After waited out. */
 			maxWaitMs?: number
+			resolve?: Resolver
 		},
 	) {
 		this.delayMs = options.delayMs
@@ -90,6 +91,7 @@ export class PoliteFetcher {
 				timeoutMs: this.options.timeoutMs,
 				headers,
 				followRedirect: this.followRedirect,
+				...(this.options.resolve ? { resolve: this.options.resolve } : {}),
 			})
 			return { type: 'done', outcome: { type: 'fetched', fetched } }
 		} catch (error) {

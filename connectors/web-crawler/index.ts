@@ -42,6 +42,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				timeoutMs: options.timeoutMs ?? 15_000,
 				signal: ctx.signal,
 				maxWaitMs: options.maxCrawlDelayMs ?? 120_000,
+				...(options.resolve ? { resolve: options.resolve } : {}),
 			})
 			let robots = await loadRobots(settings.startUrl.origin, fetcher, agent)
 			if (!robots) {

@@ -1,3 +1,5 @@
+import type { Resolver } from '../../core/index.ts'
+
 /** How the service runs the crawler (set once, from the environment). */
 export interface WebCrawlerOptions {
 	/** Hosts and ranges that may be fetched although not public: MEMORY_URL_ALLOWLIST's entries. */
@@ -19,6 +21,11 @@ export interface WebCrawlerOptions {
 	recrawlEveryHours?: number
 	/** Page budget of a connection without a documentLimit. Default 10000. */
 	maxPages?: number
+	/**
+	 * How host names become addresses; the system resolver by default. Every address is still checked against the
+	 * SSRF rules and the allow-list (tests name their own hosts with it).
+	 */
+	resolve?: Resolver
 }
 
 export const DEFAULT_USER_AGENT = 'memory-service-crawler/0.1 (+web crawler connector)'

@@ -1,11 +1,18 @@
+import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { type FaultLayer, faultLayer } from './faults.ts'
 
 /**
  * A small website on 127.0.0.1 for the web crawler: pages held in a map that tests change between crawls, ETag
- * revalidation (304), and a log of every request with its time, headers and how many were in flight.
+ * revalidation (304), and a log of every request with its time, headers and how many were in flight. It can serve
+ * several host names (each with its own pages, chosen by the request's Host) and, on a second port, https with a
+ * self-signed certificate for `site.test`, `www.site.test` and `other.test` (testkit/fixtures/tls), so a site moving
+ * from its apex to `www`, or from http to https, can be crawled as it answers.
  */
 export interface SiteRequest {
+	/** The host name asked for (without the port) and the scheme. */
+	host: string
+	scheme: 'http' | 'https'
 	path: string
 	userAgent: string | null
 	ifNoneMatch: string | null
@@ -22,12 +29,19 @@ export interface SiteResponse {
 	headers?: Record<string, string>
 }
 
+type Routes = Map<string, SiteResponse | (() => SiteResponse)>
+
 export interface Website {
 	/** The shared fault layer (testkit/emulators/faults.ts). */
 	faults: FaultLayer
 	origin: string
 	port: number
-	routes: Map<string, SiteResponse | (() => SiteResponse)>
+	/** The https listener's port, when started with `{ https: true }`. */
+	httpsPort: number | null
+	/** Pages of any host name not given its own with `host`. */
+	routes: Routes
+	/** The pages of one host name (created on first use), on both listeners. */
+	host(name: string): Routes
 	requests: SiteRequest[]
 	/** Each answer waits this long (to observe overlapping requests). */
 	latencyMs: number
@@ -35,8 +49,13 @@ export interface Website {
 	stop(): void
 }
 
-export function startWebsite(): Website {
-	const routes = new Map<string, SiteResponse | (() => SiteResponse)>()
+/** The certificate the https listener presents; a test trusts it (and nothing else changes) to fetch from it. */
+export const SITE_TEST_CERT = readFileSync(new URL('../fixtures/tls/site-test.crt', import.meta.url), 'utf8')
+const SITE_TEST_KEY = readFileSync(new URL('../fixtures/tls/site-test.key', import.meta.url), 'utf8')
+
+export function startWebsite(options: { https?: boolean } = {}): Website {
+	const routes: Routes = new Map()
+	const hosts = new Map<string, Routes>()
 	const requests: SiteRequest[] = []
 	let inFlight = 0
 	const faults = faultLayer('website')
@@ -44,7 +63,13 @@ export function startWebsite(): Website {
 		faults,
 		origin: '',
 		port: 0,
+		httpsPort: null,
 		routes,
+		host(name) {
+			const own = hosts.get(name) ?? new Map()
+			hosts.set(name, own)
+			return own
+		},
 		requests,
 		latencyMs: 0,
 		page(path, html) {
@@ -52,53 +77,63 @@ export function startWebsite(): Website {
 		},
 		stop() {
 			server.stop(true)
+			secure?.stop(true)
 		},
 	}
-	const server = Bun.serve({
-		hostname: '127.0.0.1',
-		port: 0,
-		async fetch(request) {
-			const fault = faults.before(request)
-			if (fault) return fault
-			const url = new URL(request.url)
-			const path = `${url.pathname}${url.search}`
-			const entry: SiteRequest = {
-				path,
-				userAgent: request.headers.get('user-agent'),
-				ifNoneMatch: request.headers.get('if-none-match'),
-				status: 0,
-				at: Date.now(),
-				inFlight,
+	const handler = (scheme: 'http' | 'https') => async (request: Request) => {
+		const fault = faults.before(request)
+		if (fault) return fault
+		const url = new URL(request.url)
+		const path = `${url.pathname}${url.search}`
+		const served = hosts.get(url.hostname) ?? site.routes
+		const entry: SiteRequest = {
+			host: url.hostname,
+			scheme,
+			path,
+			userAgent: request.headers.get('user-agent'),
+			ifNoneMatch: request.headers.get('if-none-match'),
+			status: 0,
+			at: Date.now(),
+			inFlight,
+		}
+		requests.push(entry)
+		inFlight++
+		try {
+			if (site.latencyMs > 0) await Bun.sleep(site.latencyMs)
+			const route = served.get(path) ?? served.get(url.pathname)
+			const answer = typeof route === 'function' ? route() : route
+			if (!answer) {
+				entry.status = 404
+				return new Response('not found', { status: 404 })
 			}
-			requests.push(entry)
-			inFlight++
-			try {
-				if (site.latencyMs > 0) await Bun.sleep(site.latencyMs)
-				const route = routes.get(path) ?? routes.get(url.pathname)
-				const answer = typeof route === 'function' ? route() : route
-				if (!answer) {
-					entry.status = 404
-					return new Response('not found', { status: 404 })
+			const status = answer.status ?? 200
+			const headers: Record<string, string> = { ...(answer.headers ?? {}) }
+			if (answer.type) headers['content-type'] = answer.type
+			if (status === 200 && answer.body !== undefined) {
+				const etag = `"${Bun.hash(answer.body).toString(16)}"`
+				headers.etag = etag
+				if (entry.ifNoneMatch === etag) {
+					entry.status = 304
+					return new Response(null, { status: 304, headers: { etag } })
 				}
-				const status = answer.status ?? 200
-				const headers: Record<string, string> = { ...(answer.headers ?? {}) }
-				if (answer.type) headers['content-type'] = answer.type
-				if (status === 200 && answer.body !== undefined) {
-					const etag = `"${Bun.hash(answer.body).toString(16)}"`
-					headers.etag = etag
-					if (entry.ifNoneMatch === etag) {
-						entry.status = 304
-						return new Response(null, { status: 304, headers: { etag } })
-					}
-				}
-				entry.status = status
-				return new Response(answer.body ?? null, { status, headers })
-			} finally {
-				inFlight--
 			}
-		},
-	})
+			entry.status = status
+			return new Response(answer.body ?? null, { status, headers })
+		} finally {
+			inFlight--
+		}
+	}
+	const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: handler('http') })
+	const secure = options.https
+		? Bun.serve({
+				hostname: '127.0.0.1',
+				port: 0,
+				tls: { cert: SITE_TEST_CERT, key: SITE_TEST_KEY },
+				fetch: handler('https'),
+			})
+		: null
 	site.port = server.port!
+	site.httpsPort = secure?.port ?? null
 	site.origin = `http://127.0.0.1:${server.port}`
 	return site
 }
