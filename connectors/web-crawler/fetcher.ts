@@ -1,4 +1,11 @@
-import { type AllowList, FetchError, type Fetched, fetchUrl, type Resolver } from '../../core/index.ts'
+import {
+	type AllowList,
+	FetchError,
+	type Fetched,
+	fetchUrl,
+	type Resolver,
+	type SyncContext,
+} from '../../core/index.ts'
 
 export interface Validators {
 	etag?: string | null
@@ -21,7 +28,7 @@ const BUSY_TRIES = 3
 /**
  * Each host's pacing, shared by every crawl in this process, so two connections crawling one site take turns rather
  * than doubling its load: when its last answer ended, no request before `notBefore` (a Retry-After), and whether a
- * request is in flight.
+ * request is in flight. With the store's shared turns (`SyncContext.turns`), worker processes take turns too.
  */
 const hosts = new Map<string, { lastAt: number; notBefore: number; busy: boolean }>()
 const hostOf = (host: string) => {
@@ -55,6 +62,8 @@ export class PoliteFetcher {
 			/** Longest Retry-After waited out. */
 			maxWaitMs?: number
 			resolve?: Resolver
+			/** Turns shared across processes: when given, each host's pacing is kept in the store. */
+			turns?: SyncContext['turns']
 		},
 	) {
 		this.delayMs = options.delayMs
@@ -63,23 +72,26 @@ export class PoliteFetcher {
 	async get(url: string, validators: Validators = {}): Promise<FetchOutcome> {
 		const host = new URL(url).host
 		for (let attempt = 1; ; attempt++) {
-			const outcome = await this.once(url, host, validators)
+			const outcome = await this.once(url, host, validators, attempt)
 			if (outcome.type !== 'busy') return outcome.outcome
-			const asked = retryAfterMs(outcome.retryAfter)
-			const wait = asked ?? Math.max(this.delayMs, 1000) * 2 ** attempt
-			if (attempt >= BUSY_TRIES || wait > (this.options.maxWaitMs ?? 300_000)) {
-				return { type: 'unavailable', error: outcome.error }
-			}
-			hostOf(host).notBefore = Date.now() + wait
+			if (outcome.giveUp) return { type: 'unavailable', error: outcome.error }
 		}
+	}
+
+	/** The wait a 429 or 503 asks for (or a back-off), and whether it is too long to wait or tries are used up. */
+	private busyWait(retryAfter: string | null, attempt: number): { wait: number; giveUp: boolean } {
+		const wait = retryAfterMs(retryAfter) ?? Math.max(this.delayMs, 1000) * 2 ** attempt
+		return { wait, giveUp: attempt >= BUSY_TRIES || wait > (this.options.maxWaitMs ?? 300_000) }
 	}
 
 	private async once(
 		url: string,
 		host: string,
 		validators: Validators,
-	): Promise<{ type: 'done'; outcome: FetchOutcome } | { type: 'busy'; error: string; retryAfter: string | null }> {
+		attempt: number,
+	): Promise<{ type: 'done'; outcome: FetchOutcome } | { type: 'busy'; error: string; giveUp: boolean }> {
 		await this.turn(host)
+		let nextInMs = this.delayMs
 		const headers: Record<string, string> = { 'user-agent': this.options.userAgent }
 		if (validators.etag) headers['if-none-match'] = validators.etag
 		if (validators.lastModified) headers['if-modified-since'] = validators.lastModified
@@ -99,7 +111,9 @@ export class PoliteFetcher {
 			if (!(error instanceof FetchError)) return done({ type: 'unavailable', error: (error as Error).message })
 			// 429 always asks to slow down; a 503 only when it says for how long (else the host may be down).
 			if (error.status === 429 || (error.status === 503 && error.retryAfter)) {
-				return { type: 'busy', error: error.message, retryAfter: error.retryAfter }
+				const { wait, giveUp } = this.busyWait(error.retryAfter, attempt)
+				if (!giveUp) nextInMs = Math.max(this.delayMs, wait)
+				return { type: 'busy', error: error.message, giveUp }
 			}
 			if (error.status === 304) return done({ type: 'unchanged' })
 			if (error.status === 404 || error.status === 410) return done({ type: 'gone', status: error.status })
@@ -109,14 +123,28 @@ export class PoliteFetcher {
 					: { type: 'unavailable', error: error.message },
 			)
 		} finally {
-			const state = hostOf(host)
-			state.lastAt = Date.now()
-			state.busy = false
+			if (this.options.turns) await this.options.turns.end(turnKey(host), nextInMs)
+			else {
+				const state = hostOf(host)
+				state.lastAt = Date.now()
+				state.notBefore = Date.now() + nextInMs
+				state.busy = false
+			}
 		}
 	}
 
 	/** Waits for the host's turn (the delay after its last answer, no other request in flight) and takes it. */
 	private async turn(host: string): Promise<void> {
+		const turns = this.options.turns
+		if (turns) {
+			for (;;) {
+				this.options.signal.throwIfAborted()
+				// Held while a request is in flight, at most for its timeout: a process that dies lets it lapse.
+				const wait = await turns.take(turnKey(host), this.options.timeoutMs + 1000, this.delayMs)
+				if (wait === 0) return
+				await Bun.sleep(Math.min(wait, 250))
+			}
+		}
 		const state = hostOf(host)
 		for (;;) {
 			this.options.signal.throwIfAborted()
@@ -127,6 +155,8 @@ export class PoliteFetcher {
 		state.busy = true
 	}
 }
+
+const turnKey = (host: string) => `web-crawler:${host}`
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; null when absent or unreadable. */
 export function retryAfterMs(header: string | null): number | null {

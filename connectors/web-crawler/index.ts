@@ -43,6 +43,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				signal: ctx.signal,
 				maxWaitMs: options.maxCrawlDelayMs ?? 120_000,
 				...(options.resolve ? { resolve: options.resolve } : {}),
+				...(ctx.turns ? { turns: ctx.turns } : {}),
 			})
 			let robots = await loadRobots(settings.startUrl.origin, fetcher, agent)
 			if (!robots) {

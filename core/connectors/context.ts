@@ -1,3 +1,4 @@
+import { randomBase62 } from '../ids.ts'
 import type { ConnectionRecord } from '../plugins/connection-storage.ts'
 import { type AnyConnector, ConnectorAuthError, type SyncContext, type TokenSet } from '../plugins/connector.ts'
 import type { ConnectorDeps } from './deps.ts'
@@ -68,6 +69,7 @@ export function syncContext(
 	const secretField =
 		connector.auth.type === 'credentials' ? connector.auth.fields.find((field) => field.secret)?.key : undefined
 	const app = openApp(deps.secrets, connection)
+	const turnOwner = `${connection.id}:${randomBase62(8)}`
 	const ctx: SyncContext = {
 		connectionId: connection.id,
 		...(app ? { app: { clientId: app.clientId, source: app.source, options: app.options ?? {} } } : {}),
@@ -135,6 +137,10 @@ export function syncContext(
 		},
 		async importedIds() {
 			return (await deps.storage.connections.items(connection.id)).map((item) => item.externalId)
+		},
+		turns: {
+			take: (key, holdMs, gapMs) => deps.storage.connections.takeTurn(key, turnOwner, holdMs, gapMs),
+			end: (key, nextInMs) => deps.storage.connections.endTurn(key, turnOwner, nextInMs),
 		},
 	}
 	return ctx

@@ -179,6 +179,14 @@ export interface ConnectionStore {
 	 */
 	takeSyncLease(connectionId: string, owner: string, until: string): Promise<boolean>
 	releaseSyncLease(connectionId: string, owner: string): Promise<void>
+	/**
+	 * Takes the turn named `key` (a crawled host) for `owner`, across every process on this store, when it is free, its
+	 * next-allowed time has come and the last turn ended at least `gapMs` ago: the turn is held for `holdMs` at most (a
+	 * process that dies lets it lapse). Returns 0 when taken, else the milliseconds until it may be asked again.
+	 */
+	takeTurn(key: string, owner: string, holdMs: number, gapMs?: number): Promise<number>
+	/** Ends `owner`'s turn: the next one may start `nextInMs` from now. */
+	endTurn(key: string, owner: string, nextInMs: number): Promise<void>
 	/** Active connections, in any organization, authorized by this provider account. */
 	connectionsOfAccount(accountId: string): Promise<ConnectionRecord[]>
 	/** Connections with a run still marked `running` (at startup: runs their process did not finish). */

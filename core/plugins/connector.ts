@@ -190,6 +190,16 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	 * that what a listing left out is gone before it deletes it.
 	 */
 	importedIds?(): Promise<string[]>
+	/**
+	 * Turns shared by every process on the service's store (a crawler's requests to one host): `take` answers 0 when
+	 * the turn is this caller's (the last one ended at least `gapMs` ago), held for `holdMs` at most, else the
+	 * milliseconds to wait before asking again; `end` gives it up and sets when the next turn may start. Absent in
+	 * tests without a store.
+	 */
+	turns?: {
+		take(key: string, holdMs: number, gapMs: number): Promise<number>
+		end(key: string, nextInMs: number): Promise<void>
+	}
 	logger: Logger
 	/**
 	 * Aborts when the run must stop: the job nears its expiry or the service stops. A connector stops reading and

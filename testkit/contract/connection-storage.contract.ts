@@ -237,6 +237,27 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			expect(await storage.connections.takeSyncLease(created.id, 'run-3', inOneHour())).toBe(true)
 		})
 
+		it('shares turns across processes: one holder at a time, the next no sooner than the holder said', async () => {
+			const key = `web-crawler:site-${crypto.randomUUID()}`
+			expect(await storage.connections.takeTurn(key, 'crawl-a', 60_000)).toBe(0)
+			const waiting = await storage.connections.takeTurn(key, 'crawl-b', 60_000)
+			expect(waiting).toBeGreaterThan(50_000)
+			// Only the holder ends its turn.
+			await storage.connections.endTurn(key, 'crawl-b', 0)
+			expect(await storage.connections.takeTurn(key, 'crawl-b', 60_000)).toBeGreaterThan(50_000)
+			await storage.connections.endTurn(key, 'crawl-a', 300)
+			const delayed = await storage.connections.takeTurn(key, 'crawl-b', 60_000)
+			expect(delayed).toBeGreaterThan(0)
+			expect(delayed).toBeLessThanOrEqual(300)
+			await Bun.sleep(delayed + 20)
+			expect(await storage.connections.takeTurn(key, 'crawl-b', 60_000)).toBe(0)
+			// A holder that dies lets its turn lapse.
+			await storage.connections.endTurn(key, 'crawl-b', 0)
+			expect(await storage.connections.takeTurn(key, 'crawl-c', 50)).toBe(0)
+			await Bun.sleep(80)
+			expect(await storage.connections.takeTurn(key, 'crawl-d', 60_000)).toBe(0)
+		})
+
 		it('finds the active connections of one provider account, in every organization', async () => {
 			const [a, b] = [await newScope(), await newScope()]
 			const drive = await storage.connections.create(a, connection({ status: 'active', accountId: 'acct-1' }))

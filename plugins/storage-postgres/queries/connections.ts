@@ -263,6 +263,31 @@ export function connectionStore(db: () => Db): ConnectionStore {
 				[connectionId, owner],
 			)
 		},
+		async takeTurn(key, owner, holdMs, gapMs = 0) {
+			const taken = await db().query(
+				`INSERT INTO shared_turns (key, owner, next_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+				ON CONFLICT (key) DO UPDATE SET owner = EXCLUDED.owner, next_at = EXCLUDED.next_at
+				WHERE shared_turns.next_at <= clock_timestamp()
+					AND shared_turns.ended_at + $4 * interval '1 millisecond' <= clock_timestamp()
+				RETURNING key`,
+				[key, owner, holdMs, gapMs],
+			)
+			if (taken.length > 0) return 0
+			const [row] = await db().query<{ wait: number }>(
+				`SELECT EXTRACT(EPOCH FROM (GREATEST(next_at, ended_at + $2 * interval '1 millisecond') - clock_timestamp()))
+					* 1000 AS wait
+				FROM shared_turns WHERE key = $1`,
+				[key, gapMs],
+			)
+			return Math.max(1, Math.ceil(Number(row?.wait ?? 1)))
+		},
+		async endTurn(key, owner, nextInMs) {
+			await db().query(
+				`UPDATE shared_turns SET next_at = clock_timestamp() + $3 * interval '1 millisecond', ended_at = clock_timestamp()
+				WHERE key = $1 AND owner = $2`,
+				[key, owner, nextInMs],
+			)
+		},
 		async connectionsOfAccount(accountId) {
 			const rows = await db().query<ConnectionRow>(
 				`SELECT ${CONNECTION_COLUMNS} FROM connections WHERE account_id = $1 AND status = 'active' ORDER BY id`,

@@ -11,6 +11,7 @@ import { FORMATION_SCOPE_MIGRATION } from './schema-formation-scope.ts'
 import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
 import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
+import { SHARED_TURNS_MIGRATION } from './schema-shared-turns.ts'
 
 export interface Migration {
 	version: number
@@ -118,6 +119,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	DOCUMENT_LINES_MIGRATION,
 	DOCUMENT_TEXTS_MIGRATION,
 	CONNECTION_FAILURES_MIGRATION,
+	SHARED_TURNS_MIGRATION,
 	FEEDBACK_MIGRATION,
 	FORMATION_SCOPE_MIGRATION,
 ])
