@@ -69,10 +69,11 @@ export class PoliteFetcher {
 		this.delayMs = options.delayMs
 	}
 
-	async get(url: string, validators: Validators = {}): Promise<FetchOutcome> {
+	/** `keepFirstBytes`: a larger body is cut there and kept rather than refused. */
+	async get(url: string, validators: Validators = {}, keepFirstBytes?: number): Promise<FetchOutcome> {
 		const host = new URL(url).host
 		for (let attempt = 1; ; attempt++) {
-			const outcome = await this.once(url, host, validators, attempt)
+			const outcome = await this.once(url, host, validators, attempt, keepFirstBytes)
 			if (outcome.type !== 'busy') return outcome.outcome
 			if (outcome.giveUp) return { type: 'unavailable', error: outcome.error }
 		}
@@ -89,6 +90,7 @@ export class PoliteFetcher {
 		host: string,
 		validators: Validators,
 		attempt: number,
+		keepFirstBytes: number | undefined,
 	): Promise<{ type: 'done'; outcome: FetchOutcome } | { type: 'busy'; error: string; giveUp: boolean }> {
 		await this.turn(host)
 		let nextInMs = this.delayMs
@@ -99,7 +101,8 @@ export class PoliteFetcher {
 		try {
 			const fetched = await fetchUrl(url, {
 				allow: this.options.allow,
-				maxBytes: this.options.maxBytes,
+				maxBytes: keepFirstBytes ?? this.options.maxBytes,
+				truncate: keepFirstBytes !== undefined,
 				timeoutMs: this.options.timeoutMs,
 				headers,
 				followRedirect: this.followRedirect,

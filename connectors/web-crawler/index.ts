@@ -2,7 +2,7 @@ import { defineConnector, PLUGIN_API_VERSION, parseAllowList, type SyncEvent } f
 import { crawl } from './crawl.ts'
 import { type FetchOutcome, PoliteFetcher } from './fetcher.ts'
 import { crawlSettingsOf, DEFAULT_USER_AGENT, MIN_RECRAWL_HOURS, type WebCrawlerOptions } from './options.ts'
-import { loadRobots } from './robots.ts'
+import { loadRobots, type RobotsRules } from './robots.ts'
 import { CrawlScope } from './scope.ts'
 import { sitemapUrls } from './sitemap.ts'
 import { type CrawlCursor, cursorOf, pagesOf } from './state.ts'
@@ -45,17 +45,18 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 				...(options.resolve ? { resolve: options.resolve } : {}),
 				...(ctx.turns ? { turns: ctx.turns } : {}),
 			})
-			let robots = await loadRobots(settings.startUrl.origin, fetcher, agent)
-			if (!robots) {
+			const firstRobots = await loadRobots(settings.startUrl.origin, fetcher, agent)
+			if ('unreadable' in firstRobots) {
 				yield {
 					type: 'failure',
 					externalId: null,
-					error: `${settings.startUrl.origin}/robots.txt could not be read (server error or no answer): nothing is crawled until it can`,
+					error: `${settings.startUrl.origin}/robots.txt could not be read (${firstRobots.unreadable}): nothing is crawled until it can`,
 				}
 				// Nothing is deleted: what the last crawl held stays.
 				yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor)) }
 				return
 			}
+			let robots: RobotsRules = firstRobots
 			if (robots.crawlDelayMs !== null) {
 				fetcher.delayMs = Math.max(fetcher.delayMs, Math.min(robots.crawlDelayMs, options.maxCrawlDelayMs ?? 120_000))
 			}
@@ -82,11 +83,11 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 					settings.startUrl = new URL(landed.toString())
 					scope = new CrawlScope(settings)
 					const moved = await loadRobots(landed.origin, fetcher, agent)
-					if (!moved) {
+					if ('unreadable' in moved) {
 						yield {
 							type: 'failure',
 							externalId: null,
-							error: `${landed.origin}/robots.txt could not be read: nothing is crawled until it can`,
+							error: `${landed.origin}/robots.txt could not be read (${moved.unreadable}): nothing is crawled until it can`,
 						}
 						yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor)) }
 						return

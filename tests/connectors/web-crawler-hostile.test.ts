@@ -147,6 +147,38 @@ describe('web-crawler connector: hostile and unusual sites', () => {
 		expect(site.requests.some((request) => request.path.startsWith('/docs/private/'))).toBe(false)
 	})
 
+	it('reads the first 512 KiB of a robots.txt larger than that (RFC 9309 §2.5), not "allow all"', async () => {
+		const padding = `# ${'x'.repeat(98)}\n`.repeat(Math.ceil((MiB * 2) / 100))
+		site.routes.set('/robots.txt', {
+			body: `User-agent: *\nDisallow: /docs/private/\n${padding}Disallow: /docs/a.html\n`,
+			type: 'text/plain',
+		})
+		site.page('/docs/', htmlPage('Docs home', 'Welcome', ['a.html', 'private/secret.html']))
+		site.page('/docs/private/secret.html', htmlPage('Secret', 'Robots keep this out'))
+		const sync = harness()
+		// A robots.txt larger than the largest page read.
+		const events = await sync.run(crawler({ maxPageBytes: MiB }).sync)
+		expect(eventsOf(events, 'failure')).toEqual([])
+		expect(site.requests.some((request) => request.path.startsWith('/docs/private/'))).toBe(false)
+		// Rules past the part read do not apply.
+		expect(sync.documents.has(`${site.origin}/docs/a.html`)).toBe(true)
+	})
+
+	it('crawls nothing when robots.txt cannot be read for a TLS failure (RFC 9309 §2.3.1.4: unreachable)', async () => {
+		const secure = startWebsite({ https: true })
+		try {
+			// The certificate is not trusted here: every connection fails its TLS handshake.
+			const sync = syncHarness({ metadata: { startUrl: `https://127.0.0.1:${secure.httpsPort}/docs/` } })
+			const events = await sync.run(crawler().sync)
+			const failures = eventsOf(events, 'failure')
+			expect(failures).toHaveLength(1)
+			expect(failures[0]!.error).toContain('/robots.txt could not be read')
+			expect(eventsOf(events, 'present')).toEqual([])
+		} finally {
+			secure.stop()
+		}
+	})
+
 	it('paces one host across crawls: two connections on one site take turns', async () => {
 		site.routes.set('/robots.txt', { body: 'User-agent: *\nCrawl-delay: 0.2\n' })
 		const links = Array.from({ length: 4 }, (_, index) => `/docs/p${index}.html`)

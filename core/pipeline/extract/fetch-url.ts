@@ -10,6 +10,8 @@ export interface FetchPolicy {
 	allow: AllowList
 	/** Largest body read (after decompression). */
 	maxBytes: number
+	/** A larger body is cut at `maxBytes` and kept, not refused (a robots.txt: RFC 9309 §2.5). */
+	truncate?: boolean
 	/** For the whole fetch, redirects included. */
 	timeoutMs: number
 	maxRedirects?: number
@@ -89,7 +91,7 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 					headerOf(response, 'retry-after'),
 				)
 			}
-			const body = await readBody(response, policy.maxBytes)
+			const body = await readBody(response, policy.maxBytes, policy.truncate ?? false)
 			return {
 				url: url.toString(),
 				contentType: response.headers['content-type'] ?? null,
@@ -198,11 +200,11 @@ function get(
 	})
 }
 
-async function readBody(response: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+async function readBody(response: IncomingMessage, maxBytes: number, truncate: boolean): Promise<Uint8Array> {
 	const tooLarge = () => new FetchError(`the response is larger than ${maxBytes} bytes`, true)
 	const declared = Number(response.headers['content-length'])
 	const encoding = (response.headers['content-encoding'] ?? '').toLowerCase().trim()
-	if (!encoding && Number.isFinite(declared) && declared > maxBytes) {
+	if (!truncate && !encoding && Number.isFinite(declared) && declared > maxBytes) {
 		response.destroy()
 		throw tooLarge()
 	}
@@ -214,7 +216,10 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<Ui
 		if (total > maxBytes) {
 			response.destroy()
 			stream.destroy()
-			throw tooLarge()
+			if (!truncate) throw tooLarge()
+			const chunkBytes = chunk as Uint8Array
+			parts.push(chunkBytes.subarray(0, chunkBytes.length - (total - maxBytes)))
+			break
 		}
 		parts.push(chunk as Uint8Array)
 	}
