@@ -16,6 +16,12 @@ export function decodeHtml(body: Uint8Array, contentType: string | null): string
 	return new TextDecoder().decode(body)
 }
 
+/** A plain-text or Markdown body: a byte order mark, then the HTTP `Content-Type` charset, else UTF-8. */
+export function decodeText(body: Uint8Array, contentType: string | null): string {
+	const decoder = decoderFor(bomOf(body)) ?? decoderFor(charsetOf(contentType)) ?? new TextDecoder()
+	return decoder.decode(body)
+}
+
 function bomOf(body: Uint8Array): string | null {
 	if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return 'utf-8'
 	if (body[0] === 0xfe && body[1] === 0xff) return 'utf-16be'

@@ -1,9 +1,10 @@
 import { type ExternalDocument, type Fetched, htmlToText, type SyncContext, type SyncEvent } from '../../core/index.ts'
-import { decodeHtml } from './charset.ts'
+import { decodeHtml, decodeText } from './charset.ts'
 import type { FetchOutcome, PoliteFetcher } from './fetcher.ts'
 import type { CrawlSettings } from './options.ts'
 import { parsePage } from './page.ts'
 import type { RobotsRules } from './robots.ts'
+import { robotsTagOf } from './robots-tag.ts'
 import { type CrawlScope, normalizeUrl } from './scope.ts'
 import { type CrawlCursor, cursorOf, type PageState, pagesOf } from './state.ts'
 
@@ -30,6 +31,8 @@ const FILE_TYPES = [
 	'application/vnd.ms-',
 ]
 const FILE_EXTENSIONS = /\.(?:pdf|docx|pptx|xlsx)$/i
+/** Pages that are text already: imported as they are. */
+const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown'])
 
 export interface CrawlRun {
 	ctx: SyncContext
@@ -43,6 +46,8 @@ export interface CrawlRun {
 	start?: FetchOutcome
 	/** False when part of the site could not be listed (a refused sitemap): pages not reached are kept. */
 	complete: boolean
+	/** The crawler's product token, which `X-Robots-Tag` directives may name. */
+	agent: string
 }
 
 interface Queued {
@@ -190,17 +195,23 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 	// A redirect that left the site or the start path is not followed into the crawl.
 	if (!run.scope.onSite(finalUrl) || !run.robots.allowed(finalUrl.toString())) return
 	found.seen.add(finalUrl.toString())
+	// The header says for any type what a robots meta tag says for HTML.
+	const tag = robotsTagOf(fetched.robotsTag, run.agent)
 	const type = (fetched.contentType ?? '').split(';')[0]!.trim().toLowerCase()
 	if (FILE_TYPES.some((prefix) => type.startsWith(prefix)) || (!type && FILE_EXTENSIONS.test(finalUrl.pathname))) {
-		yield* importFile(run, fetched, finalUrl, found)
+		if (!tag.noindex) yield* importFile(run, fetched, finalUrl, found)
+		return
+	}
+	if (TEXT_TYPES.has(type)) {
+		if (!tag.noindex) yield* importText(run, fetched, finalUrl, found, type)
 		return
 	}
 	if (type !== 'text/html' && type !== 'application/xhtml+xml') return
 	const html = decodeHtml(fetched.body, fetched.contentType)
 	const page = await parsePage(html, finalUrl)
-	const links = page.nofollow ? [] : page.links.filter((link) => run.scope.fetchable(link))
+	const links = page.nofollow || tag.nofollow ? [] : page.links.filter((link) => run.scope.fetchable(link))
 	for (const link of links) found.enqueue(link, found.depth + 1)
-	if (page.noindex || !run.scope.imported(finalUrl)) return
+	if (page.noindex || tag.noindex || !run.scope.imported(finalUrl)) return
 	// A canonical URL of this site names the document; one elsewhere is not trusted.
 	const id = (page.canonical && run.scope.onSite(page.canonical) ? page.canonical : finalUrl).toString()
 	if (found.held.has(id)) return
@@ -215,6 +226,32 @@ async function* importFetched(run: CrawlRun, fetched: Fetched, found: Found): As
 		content: text,
 		url: id,
 		metadata: { type: 'webpage', site: run.settings.startUrl.origin },
+		sourceType: 'webpage',
+	})
+}
+
+/** A plain-text or Markdown page, imported as it is (its links, if any, are not followed). */
+async function* importText(
+	run: CrawlRun,
+	fetched: Fetched,
+	finalUrl: URL,
+	found: Found,
+	type: string,
+): AsyncGenerator<Event> {
+	if (!run.scope.imported(finalUrl)) return
+	const id = finalUrl.toString()
+	if (found.held.has(id)) return
+	const text = decodeText(fetched.body, fetched.contentType)
+	if (!text.trim()) return
+	const heading = type === 'text/plain' ? null : /^#\s+(.+)$/m.exec(text)?.[1]?.trim()
+	const version = `sha256:${new Bun.CryptoHasher('sha256').update(text).digest('hex')}`
+	yield* hold(run, fetched, found, [], {
+		externalId: id,
+		version,
+		title: heading || fetched.fileName,
+		content: text,
+		url: id,
+		metadata: { type: type === 'text/plain' ? 'text' : 'markdown', site: run.settings.startUrl.origin },
 		sourceType: 'webpage',
 	})
 }

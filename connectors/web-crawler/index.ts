@@ -111,7 +111,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 			// Pages only a refused sitemap lists may still exist: nothing missing from this crawl is deleted.
 			const complete = sitemaps.failures.length === 0
 			yield* crawl(
-				{ ctx, settings, scope, fetcher, robots, sitemapPages: sitemaps.pages, budget, complete, start },
+				{ ctx, settings, scope, fetcher, robots, sitemapPages: sitemaps.pages, budget, complete, start, agent },
 				cursor,
 			)
 		},

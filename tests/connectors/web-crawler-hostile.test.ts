@@ -179,6 +179,35 @@ describe('web-crawler connector: hostile and unusual sites', () => {
 		}
 	})
 
+	it('honours X-Robots-Tag for its agent and imports plain-text and Markdown pages', async () => {
+		const html = (title: string, links: string[] = []) => htmlPage(title, `The ${title} page on pruning`, links)
+		site.page(
+			'/docs/',
+			html('Docs home', ['hidden.html', 'ours.html', 'other-bot.html', 'notes.txt', 'guide.md', 'hidden.pdf']),
+		)
+		const tagged = (body: string, tag: string) => ({ body, type: 'text/html', headers: { 'x-robots-tag': tag } })
+		site.routes.set('/docs/hidden.html', tagged(html('Hidden', ['behind.html']), 'noindex'))
+		site.page('/docs/behind.html', html('Behind'))
+		site.routes.set('/docs/ours.html', tagged(html('Ours', ['unfollowed.html']), 'memory-service-crawler: none'))
+		site.page('/docs/unfollowed.html', html('Unfollowed'))
+		site.routes.set('/docs/other-bot.html', tagged(html('Other bot'), 'googlebot: noindex, nofollow'))
+		site.routes.set('/docs/hidden.pdf', {
+			body: '%PDF-1.4 not read',
+			type: 'application/pdf',
+			headers: { 'x-robots-tag': 'noindex' },
+		})
+		site.routes.set('/docs/notes.txt', { body: 'Plant garlic in October.\n', type: 'text/plain; charset=utf-8' })
+		site.routes.set('/docs/guide.md', { body: '# Pruning guide\n\nCut above a bud.\n', type: 'text/markdown' })
+		const sync = harness()
+		const events = await sync.run(crawler({ userAgent: 'memory-service-crawler/0.1' }).sync)
+		expect(eventsOf(events, 'failure')).toEqual([])
+		const paths = [...sync.documents.keys()].map((id) => id.replace(site.origin, '')).sort()
+		expect(paths).toEqual(['/docs/', '/docs/behind.html', '/docs/guide.md', '/docs/notes.txt', '/docs/other-bot.html'])
+		expect(site.requests.some((request) => request.path === '/docs/unfollowed.html')).toBe(false)
+		expect(sync.documents.get(`${site.origin}/docs/notes.txt`)?.content).toBe('Plant garlic in October.\n')
+		expect(sync.documents.get(`${site.origin}/docs/guide.md`)?.title).toBe('Pruning guide')
+	})
+
 	it('paces one host across crawls: two connections on one site take turns', async () => {
 		site.routes.set('/robots.txt', { body: 'User-agent: *\nCrawl-delay: 0.2\n' })
 		const links = Array.from({ length: 4 }, (_, index) => `/docs/p${index}.html`)

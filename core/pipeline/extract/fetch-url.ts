@@ -33,6 +33,8 @@ export interface Fetched {
 	/** Validators for a later conditional request. */
 	etag: string | null
 	lastModified: string | null
+	/** The `X-Robots-Tag` header (several joined by commas), for a crawler. */
+	robotsTag?: string | null
 }
 
 /** A fetch that failed; `permanent` when trying again cannot help (refused address, 404, too large). */
@@ -99,6 +101,7 @@ export async function fetchUrl(input: string, policy: FetchPolicy): Promise<Fetc
 				body,
 				etag: headerOf(response, 'etag'),
 				lastModified: headerOf(response, 'last-modified'),
+				robotsTag: robotsTagHeader(response),
 			}
 		}
 	} catch (error) {
@@ -157,6 +160,12 @@ async function checkedAddress(url: URL, policy: FetchPolicy): Promise<{ address:
 	// IPv4 first, as most clients do: a name with both often serves only one of them.
 	const address = addresses.find((candidate) => !candidate.includes(':')) ?? addresses[0]!
 	return { address, family: address.includes(':') ? 6 : 4 }
+}
+
+function robotsTagHeader(response: IncomingMessage): string | null {
+	const value = response.headers['x-robots-tag']
+	if (Array.isArray(value)) return value.join(', ')
+	return typeof value === 'string' ? value : null
 }
 
 const headerOf = (response: IncomingMessage, name: string): string | null => {
