@@ -10,7 +10,8 @@ const OVERLAP_MS = 24 * 3_600_000
 
 /**
  * Notes updated after the cursor (all of them the first time), each read in full only when its `updated_at` is
- * new; then the complete list of note ids, since Granola signals no deletions (core removes what is missing). The
+ * new; then the complete list of note ids, since Granola signals no deletions (core removes what is missing from it
+ * two syncs in a row: a note being processed is left out of listings for a while). The
  * next cursor is the day before this listing started, not the newest `updated_at` seen: the listing's order is not
  * documented, so a note edited while it paged on may carry an older time than one listed later.
  */
@@ -27,8 +28,29 @@ export async function* syncGranola(
 		yield* importNote(ctx, client, summary)
 	}
 	const present = updatedAfter === null ? listed : await allIds(client)
-	yield { type: 'present', externalIds: present, complete: true }
-	yield { type: 'checkpoint', cursor: { updatedAfter: new Date(startedAt - OVERLAP_MS).toISOString().slice(0, 10) } }
+	// A note being (re)processed is left out of the listing for a while: one missing for the first time is kept, one
+	// still missing at the next sync is gone.
+	const listedIds = new Set(present)
+	const missedBefore = new Set(missingOf(cursor))
+	const held = ctx.importedIds ? await ctx.importedIds() : []
+	const missing = held.filter((id) => !listedIds.has(id) && !missedBefore.has(id))
+	yield { type: 'present', externalIds: [...present, ...missing], complete: true }
+	yield {
+		type: 'checkpoint',
+		cursor: {
+			updatedAfter: new Date(startedAt - OVERLAP_MS).toISOString().slice(0, 10),
+			...(missing.length > 0 ? { missing: JSON.stringify(missing) } : {}),
+		},
+	}
+}
+
+function missingOf(cursor: GranolaCursor | null): string[] {
+	try {
+		const ids = JSON.parse(cursor?.missing ?? '[]')
+		return Array.isArray(ids) ? ids.filter((id) => typeof id === 'string') : []
+	} catch {
+		return []
+	}
 }
 
 async function* importNote(ctx: SyncContext, client: GranolaClient, summary: NoteSummary): AsyncGenerator<Event> {

@@ -51,4 +51,8 @@ export interface GranolaOptions {
  * The day before the last sync's listing started (`YYYY-MM-DD`): the next sync lists the notes updated after it, so an
  * edit made while a listing paged on, or by a clock a little off, is still listed next time.
  */
-export type GranolaCursor = { updatedAfter: string | null }
+export type GranolaCursor = {
+	updatedAfter: string | null
+	/** Ids held but missing from the last full listing (one JSON array): deleted if missing again. */
+	missing?: string
+}

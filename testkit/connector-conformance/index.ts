@@ -16,6 +16,11 @@ export interface ConformanceEmulator {
 	http: boolean
 	/** The connector stops at documentLimit itself (a crawler's page budget): the run completes rather than being cut. */
 	selfLimited?: boolean
+	/**
+	 * Complete listings an item must be missing from, in a row, before it is deleted (default 1): 2 for a provider
+	 * whose listings leave items out for a while (Granola, while a note is processed).
+	 */
+	deletionConfirmations?: number
 	/** The connection holds a grant or key the provider can revoke (default true; a public website holds none). */
 	revocable?: boolean
 	/** The emulator's fault layer (testkit/emulators/faults.ts), once started; null for a provider without HTTP. */
@@ -177,6 +182,9 @@ export function connectorConformance(options: ConformanceOptions): void {
 				}
 				expect(await imported(id)).toContain(options.externalId('bravo'))
 				await fullNext(id)
+				for (let confirmation = 1; confirmation < (emulator.deletionConfirmations ?? 1); confirmation++) {
+					expect((await sync(id, containerTag)).lastSyncRun.deleted).toBe(0)
+				}
 				expect((await sync(id, containerTag)).lastSyncRun.deleted).toBe(1)
 				expect(await imported(id)).toEqual(expected())
 			}, 120_000)

@@ -48,6 +48,11 @@ export interface GranolaEmulator {
 	breakNote(id: string): void
 	/** The note's detail answers again. */
 	mendNote(id: string): void
+	/**
+	 * The note is (re)processing: left out of the listing, its detail 404 ("Only notes with a completed AI summary and
+	 * transcript are returned": list-notes; get-note documents 404), until `processing(id, false)`.
+	 */
+	processing(id: string, on: boolean): void
 	/** Called once each request is answered, with its path: to change notes in the middle of a sync. */
 	afterRequest: ((path: string) => void) | null
 	/** The next `count` requests answer 429 with `Retry-After: seconds`. */
@@ -65,6 +70,7 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 	let clock = Date.now() - 3_600_000
 	let limited = { count: 0, retryAfter: 0 }
 	const broken = new Set<string>()
+	const inProcess = new Set<string>()
 
 	const answer = (request: GranolaRequest, status: number, body: unknown, headers: Record<string, string> = {}) => {
 		request.status = status
@@ -109,7 +115,7 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 			const id = decodeURIComponent(detail[1]!)
 			if (broken.has(id)) return answer(request, 500, { error: 'Internal Server Error' })
 			const note = notes.get(id)
-			if (!note) return answer(request, 404, { error: 'Not Found' })
+			if (!note || inProcess.has(id)) return answer(request, 404, { error: 'Not Found' })
 			const withTranscript = url.searchParams.get('include') === 'transcript'
 			return answer(request, 200, withTranscript ? note : { ...note, transcript: null })
 		}
@@ -120,7 +126,7 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		const pageSize = Math.min(Number(query.get('page_size') ?? 10), PAGE_SIZE_MAX)
 		const after = query.get('updated_after')
 		const matching = [...notes.values()]
-			.filter((note) => !after || Date.parse(note.updated_at) > Date.parse(after))
+			.filter((note) => !inProcess.has(note.id) && (!after || Date.parse(note.updated_at) > Date.parse(after)))
 			.sort((a, b) => a.id.localeCompare(b.id))
 		const start = Number(query.get('cursor') ?? 0)
 		const page = matching.slice(start, start + pageSize)
@@ -165,6 +171,10 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 		},
 		mendNote(id) {
 			broken.delete(id)
+		},
+		processing(id, on) {
+			if (on) inProcess.add(id)
+			else inProcess.delete(id)
 		},
 		rateLimitNext(count, retryAfterSeconds) {
 			limited = { count, retryAfter: retryAfterSeconds }

@@ -22,6 +22,7 @@ connectorConformance({
 			for (const id of ids) emulator.remove(`not_${id}`)
 		},
 		http: true,
+		deletionConfirmations: 2,
 		faults: () => emulator.faults,
 		itemReads: /^\/v1\/notes\/not_/,
 		listing: /^\/v1\/notes$/,

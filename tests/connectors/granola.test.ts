@@ -148,9 +148,30 @@ describe('granola connector', () => {
 		const sync = harness()
 		await sync.run(connector().sync)
 		emulator.remove('not_2')
+		// Missing once could be a note being processed: kept; missing twice in a row: gone.
+		await sync.run(connector().sync)
+		expect([...sync.documents.keys()].sort()).toEqual(['not_1', 'not_2'])
 		const events = await sync.run(connector().sync)
 		expect(eventsOf(events, 'present')[0]?.externalIds).toEqual(['not_1'])
 		expect([...sync.documents.keys()]).toEqual(['not_1'])
+	})
+
+	it('keeps a note left out of one listing while it is processed, and deletes nothing for it', async () => {
+		emulator.put(meeting('not_1', 'Kept'))
+		emulator.put(meeting('not_2', 'Regenerated'))
+		const sync = harness()
+		await sync.run(connector().sync)
+		// Regenerating its summary: Granola leaves it out of the listing and answers 404 for it.
+		emulator.processing('not_2', true)
+		const during = await sync.run(connector().sync)
+		expect(eventsOf(during, 'delete')).toEqual([])
+		expect([...sync.documents.keys()].sort()).toEqual(['not_1', 'not_2'])
+		emulator.put(meeting('not_2', 'Regenerated, new summary'))
+		emulator.processing('not_2', false)
+		await sync.run(connector().sync)
+		await sync.run(connector().sync)
+		expect(sync.documents.get('not_2')?.title).toBe('Regenerated, new summary')
+		expect([...sync.documents.keys()].sort()).toEqual(['not_1', 'not_2'])
 	})
 
 	it('waits out a 429 for the time Retry-After asks, then goes on', async () => {
