@@ -76,6 +76,7 @@ export const BUILT_IN_CONNECTORS: Record<string, (env: Env) => Promise<AnyConnec
 			urlAllowlist: (env.MEMORY_URL_ALLOWLIST ?? '').split(/[\s,]+/).filter(Boolean),
 			delayMs: numberFrom(env, 'WEB_CRAWLER_DELAY_MS'),
 			recrawlEveryHours: numberFrom(env, 'WEB_CRAWLER_RECRAWL_HOURS'),
+			minImportIntervalMinutes: numberFrom(env, 'WEB_CRAWLER_MIN_IMPORT_MINUTES'),
 			userAgent: env.WEB_CRAWLER_USER_AGENT || undefined,
 		})
 	},

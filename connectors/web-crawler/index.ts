@@ -1,4 +1,10 @@
-import { defineConnector, PLUGIN_API_VERSION, parseAllowList, type SyncEvent } from '../../core/index.ts'
+import {
+	defineConnector,
+	PLUGIN_API_VERSION,
+	parseAllowList,
+	type SyncContext,
+	type SyncEvent,
+} from '../../core/index.ts'
 import { crawl } from './crawl.ts'
 import { type FetchOutcome, PoliteFetcher } from './fetcher.ts'
 import { crawlSettingsOf, DEFAULT_USER_AGENT, MIN_RECRAWL_HOURS, type WebCrawlerOptions } from './options.ts'
@@ -10,6 +16,7 @@ import { type CrawlCursor, cursorOf, pagesOf } from './state.ts'
 export type { CrawlSettings, WebCrawlerOptions } from './options.ts'
 
 const MiB = 1024 * 1024
+const HOUR = 3_600_000
 
 /**
  * A website from a start URL: the pages of its site under the start path, as robots.txt allows, found through
@@ -34,6 +41,12 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 		},
 		async *sync(ctx, cursor): AsyncGenerator<SyncEvent<CrawlCursor>> {
 			const settings = crawlSettingsOf(ctx.metadata)
+			const early = tooEarly(ctx.trigger, cursor, options)
+			if (early) {
+				// Nothing is read, nothing deleted: the pages stay as the last crawl left them.
+				ctx.logger.info('web crawl skipped', { connectionId: ctx.connectionId, reason: early })
+				return
+			}
 			const fetcher = new PoliteFetcher({
 				allow,
 				userAgent,
@@ -116,6 +129,29 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 			)
 		},
 	})
+}
+
+/**
+ * Why a crawl starting now would come too soon after the last one, or null: a scheduled run more than half a week
+ * before `recrawlEveryHours` is due (the schedule ticks weekly), or an on-demand one within the minimum interval.
+ */
+function tooEarly(
+	trigger: SyncContext['trigger'],
+	cursor: CrawlCursor | null,
+	options: WebCrawlerOptions,
+): string | null {
+	const last = Date.parse(cursor?.crawledAt ?? '')
+	if (!Number.isFinite(last)) return null
+	const since = Date.now() - last
+	const every = Math.max(MIN_RECRAWL_HOURS, options.recrawlEveryHours ?? MIN_RECRAWL_HOURS) * HOUR
+	if (trigger === 'schedule' && since < every - (MIN_RECRAWL_HOURS / 2) * HOUR) {
+		return `the last crawl ended ${Math.round(since / HOUR)} h ago; recrawled every ${every / HOUR} h`
+	}
+	const minimum = (options.minImportIntervalMinutes ?? 60) * 60_000
+	if (trigger === 'manual' && since < minimum) {
+		return `the last crawl ended ${Math.round(since / 60_000)} min ago; on-demand crawls are at least ${minimum / 60_000} min apart`
+	}
+	return null
 }
 
 /** The same site under another host name: `www.` added or dropped (the scheme may change too). */

@@ -17,8 +17,13 @@ export interface WebCrawlerOptions {
 	maxPageBytes?: number
 	/** Time one fetch may take, redirects included. Default 15000. */
 	timeoutMs?: number
-	/** Hours between recrawls; never less than a week. Default 168. */
+	/**
+	 * Hours between recrawls; never less than a week. Default 168. The schedule ticks weekly; a longer interval skips
+	 * the weekly runs that come more than half a week before it is due.
+	 */
 	recrawlEveryHours?: number
+	/** Least time between the end of one crawl and an on-demand one, in minutes. Default 60. */
+	minImportIntervalMinutes?: number
 	/** Page budget of a connection without a documentLimit. Default 10000. */
 	maxPages?: number
 	/**

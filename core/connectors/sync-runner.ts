@@ -87,6 +87,7 @@ async function runLeased(
 	const notes: string[] = []
 	const failed = await failedItemsOf(deps, connection.id, run.id, policy)
 	const ctx = syncContext(deps, connector, connection, control.signal)
+	ctx.trigger = job.trigger
 	const doubts: ListingDoubts = { failedScopes: new Map(), unnamedFailures: 0 }
 	const seen = new Set<string>()
 	let limitReached = false

@@ -183,6 +183,8 @@ export interface SyncContext<Settings = Record<string, unknown>> {
 	 * Core enforces the limit whether or not a connector reads it.
 	 */
 	documentLimit?: number
+	/** What started this run: its schedule, an on-demand import, a webhook. Absent outside the runtime. */
+	trigger?: 'manual' | 'schedule' | 'webhook'
 	/** True for the versions the connection already holds: lets a connector skip reading unchanged items. */
 	hasVersion(externalId: string, version: string): Promise<boolean>
 	/**

@@ -14,7 +14,7 @@ function publishIndex() {
 
 connectorConformance({
 	name: 'web-crawler',
-	connector: () => webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0 }),
+	connector: () => webCrawler({ urlAllowlist: ['127.0.0.1'], delayMs: 0, minImportIntervalMinutes: 0 }),
 	emulator: {
 		start() {
 			site = startWebsite()

@@ -208,6 +208,41 @@ describe('web-crawler connector: hostile and unusual sites', () => {
 		expect(sync.documents.get(`${site.origin}/docs/guide.md`)?.title).toBe('Pruning guide')
 	})
 
+	it('honours a recrawl interval over a week, and spaces on-demand crawls by the minimum interval', async () => {
+		const sync = harness()
+		const pageReads = () => site.requests.filter((request) => request.path.startsWith('/docs/')).length
+		const connector = crawler({ recrawlEveryHours: 24 * 30, minImportIntervalMinutes: 60 })
+		sync.ctx.trigger = 'manual'
+		await sync.run(connector.sync)
+		const first = pageReads()
+		expect(first).toBeGreaterThan(0)
+		// An on-demand import right after: too soon.
+		await sync.run(connector.sync)
+		expect(pageReads()).toBe(first)
+		const endedAgo = (hours: number) => {
+			const cursor = sync.cursor as { crawledAt: string }
+			sync.cursor = { ...cursor, crawledAt: new Date(Date.now() - hours * 3_600_000).toISOString() }
+		}
+		// The weekly schedule ticks a week and two weeks after a monthly crawl: not due yet.
+		sync.ctx.trigger = 'schedule'
+		for (const hours of [168, 336]) {
+			endedAgo(hours)
+			await sync.run(connector.sync)
+			expect(pageReads()).toBe(first)
+		}
+		// Four weeks on, it is (the schedule's weekly ticks land within half a week of the interval).
+		endedAgo(24 * 28)
+		await sync.run(connector.sync)
+		expect(pageReads()).toBeGreaterThan(first)
+		expect(sync.documents.size).toBe(2)
+		// An on-demand import two hours after a crawl goes ahead.
+		const second = pageReads()
+		sync.ctx.trigger = 'manual'
+		endedAgo(2)
+		await sync.run(connector.sync)
+		expect(pageReads()).toBeGreaterThan(second)
+	})
+
 	it('paces one host across crawls: two connections on one site take turns', async () => {
 		site.routes.set('/robots.txt', { body: 'User-agent: *\nCrawl-delay: 0.2\n' })
 		const links = Array.from({ length: 4 }, (_, index) => `/docs/p${index}.html`)
