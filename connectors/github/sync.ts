@@ -62,7 +62,7 @@ async function* syncRepository(
 		yield { type: 'checkpoint', cursor: { ...next } }
 	}
 	const run: RepoSync = { ...options, octokit, repository, ...current, ctx, unread: new Set() }
-	const head = await headOf(run)
+	const head = await headOf(run, next)
 	if (head === null) {
 		yield { type: 'scope-failed', scope: repository.fullName, error: `branch ${run.branch} not found` }
 		return
@@ -125,6 +125,7 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 		goneKey,
 		`issues:${repository.fullName}`,
 		`issuesListed:${repository.fullName}`,
+		`branchTag:${repository.fullName}`,
 	]) {
 		delete next[key]
 	}
@@ -138,13 +139,39 @@ function forgetIssues(cursor: GithubCursor, repository: Repository): boolean {
 	return keys.length > 0
 }
 
-async function headOf(run: RepoSync): Promise<string | null> {
+/**
+ * The branch's head commit, asked conditionally with the ETag of the last answer: an unchanged branch answers 304,
+ * which GitHub does not count against the rate limit ("Best practices for using the REST API").
+ */
+async function headOf(run: RepoSync, next: GithubCursor): Promise<string | null> {
+	const key = `branchTag:${run.repository.fullName}`
+	const last = branchTagOf(next[key])
+	const known = last && last.branch === run.branch && last.name === run.name ? last : null
 	try {
-		const { data } = await guarded(() => run.octokit.repos.getBranch({ ...splitName(run.name), branch: run.branch }))
+		const { data, headers } = await guarded(() =>
+			run.octokit.repos.getBranch({
+				...splitName(run.name),
+				branch: run.branch,
+				...(known ? { headers: { 'if-none-match': known.etag } } : {}),
+			}),
+		)
+		if (headers.etag) {
+			next[key] = JSON.stringify({ etag: headers.etag, sha: data.commit.sha, branch: run.branch, name: run.name })
+		} else delete next[key]
 		return data.commit.sha
 	} catch (error) {
+		if (statusOf(error) === 304 && known) return known.sha
 		if (statusOf(error) === 404) return null
 		throw error
+	}
+}
+
+function branchTagOf(value: string | undefined): { etag: string; sha: string; branch: string; name: string } | null {
+	try {
+		const parsed = JSON.parse(value ?? 'null')
+		return typeof parsed?.etag === 'string' && typeof parsed.sha === 'string' ? parsed : null
+	} catch {
+		return null
 	}
 }
 

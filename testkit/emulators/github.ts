@@ -315,7 +315,16 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (issueAnswer) return issueAnswer
 		if (rest[0] === 'branches' && method === 'GET') {
 			if (rest.slice(1).join('/') !== repo.defaultBranch) return notFound()
-			return json({ name: repo.defaultBranch, commit: { sha: repo.head } })
+			// "Best practices for using the REST API: use conditional requests": a matching If-None-Match answers 304,
+			// which does not count against the primary rate limit.
+			const etag = `"${sha1(`${repo.id}:${repo.defaultBranch}:${repo.head}`)}"`
+			if (request.headers.get('if-none-match') === etag) {
+				log.push('304')
+				quirks.requests--
+				if (quirks.rateLimit) quirks.rateLimit.after++
+				return new Response(null, { status: 304, headers: { etag } })
+			}
+			return json({ name: repo.defaultBranch, commit: { sha: repo.head } }, 200, { etag })
 		}
 		if (rest[0] === 'git' && rest[1] === 'trees') {
 			const sha = rest[2] ?? ''

@@ -218,6 +218,23 @@ describe('GitHub connector against GitHub as it answers', () => {
 		expect(emulator.log.some((line) => line.startsWith('GET /repositories/'))).toBe(true)
 	})
 
+	it('asks for the branch head conditionally: an unchanged branch answers 304 and nothing else is read', async () => {
+		emulator.createRepo(REPO, { 'a.md': '# A' })
+		const { run, paths } = harness()
+		await run()
+		const before = emulator.log.length
+		const requestsBefore = emulator.quirks.requests
+		await run()
+		const second = emulator.log.slice(before)
+		expect(second.filter((line) => line === '304')).toHaveLength(1)
+		expect(second.some((line) => /compare|git\/trees|git\/blobs/.test(line))).toBe(false)
+		// The 304 is not counted against the rate limit: only the repository read is.
+		expect(emulator.quirks.requests - requestsBefore).toBe(1)
+		emulator.commit(REPO, { 'b.md': '# B' })
+		await run()
+		expect(paths()).toEqual(['a.md', 'b.md'])
+	})
+
 	it('removes a deleted repository only once it is missing twice in a row', async () => {
 		emulator.createRepo(REPO, { 'a.md': '# A' })
 		emulator.createRepo(OTHER, { 'w.md': '# W' })
