@@ -4,13 +4,15 @@
  * searchable, each page handed to POST /v3/documents as the crawler yields it (the way the connector runtime imports
  * an upsert); and a recrawl of the unchanged site (every page a 304).
  *
- * Then the same crawl with faults on: every 10th request answered 429 and every 25th 503, both with
- * `Retry-After: 1` (RFC 9110), beside the fault-free run: pages imported, seconds, requests per page.
+ * Then the same crawl with the shared fault layer on (testkit/emulators/faults.ts, a website's forms: RFC 9110 429 or
+ * 503 with `Retry-After`, or a bare 503), beside the fault-free run: pages imported, failures, seconds, requests per
+ * page. A bare 503 fails its page for this crawl (it is kept, and read again at the next one).
  *
  *   bun bench/crawl.ts [--driver embedded|postgres] [--quick] [--crawl-only]
  */
 import { webCrawler } from '../connectors/web-crawler/index.ts'
 import { type CursorValue, createLogger, type SyncContext, type SyncEvent } from '../core/index.ts'
+import { type Faults, faultLayer } from '../testkit/emulators/faults.ts'
 import { TextGenerator } from '../testkit/text.ts'
 import { waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
@@ -20,13 +22,32 @@ import { createStore, driversToRun, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, printTable } from './lib/table.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
+/** A seeded draw (mulberry32), so the 5xx share falls on the same requests every run. */
+function seeded(seed: number): () => number {
+	let state = seed >>> 0
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0
+		let t = state
+		t = Math.imul(t ^ (t >>> 15), t | 1)
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+	}
+}
+
 const PAGES = QUICK ? 60 : 300
 const SECTIONS = 10
 const DELAYS_MS = QUICK ? [0, 50] : [0, 50, 250]
 const DRAIN_TIMEOUT_MS = 15 * 60_000
 const CRAWL_ONLY = process.argv.includes('--crawl-only')
-/** Every Nth request answers 429, every Mth 503, both asking for a second's wait. */
-const FAULTS = { rateLimitEvery: 10, unavailableEvery: 25 }
+/** The fault runs: every 10th request rate limited (429, or 503, with `Retry-After: 1`), or 2 % a bare 503. */
+const FAULT_RUNS: { label: string; set: (faults: Faults) => void }[] = [
+	{ label: '429 (Retry-After 1) every 10th', set: (f) => Object.assign(f, { rateLimitEvery: 10 }) },
+	{
+		label: '503 (Retry-After 1) every 10th',
+		set: (f) => Object.assign(f, { rateLimitEvery: 10, rateLimitKind: 'secondary' }),
+	},
+	{ label: '2 % bare 503 (seeded)', set: (f) => Object.assign(f, { failRate5xx: 0.02 }) },
+]
 
 /** A site of PAGES pages under /docs/: a home page linking sections, each linking its pages; ETags on every page. */
 function startSite(text: TextGenerator) {
@@ -53,19 +74,18 @@ function startSite(text: TextGenerator) {
 		}
 	}
 	const etags = new Map([...pages].map(([path, html]) => [path, `"${Bun.hash(html).toString(16)}"`]))
-	const state = { faults: false, requests: 0 }
+	const state = { requests: 0 }
+	const faults = faultLayer('website', seeded(29))
+	// robots.txt answering 5xx would stop the whole crawl (RFC 9309): the faults are for pages.
+	faults.faults.only = /^\/docs\//
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
 		fetch(request) {
 			const path = new URL(request.url).pathname
 			state.requests++
-			if (state.faults && path !== '/robots.txt') {
-				const busy = { 'retry-after': '1' }
-				if (state.requests % FAULTS.rateLimitEvery === 0)
-					return new Response('slow down', { status: 429, headers: busy })
-				if (state.requests % FAULTS.unavailableEvery === 0) return new Response('busy', { status: 503, headers: busy })
-			}
+			const fault = faults.before(request)
+			if (fault) return fault
 			if (path === '/robots.txt') return new Response('User-agent: *\nDisallow: /private/\n')
 			const html = pages.get(path)
 			if (!html) return new Response('not found', { status: 404 })
@@ -74,7 +94,13 @@ function startSite(text: TextGenerator) {
 			return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', etag } })
 		},
 	})
-	return { origin: `http://127.0.0.1:${server.port}`, pages: pages.size, state, stop: () => server.stop(true) }
+	return {
+		origin: `http://127.0.0.1:${server.port}`,
+		pages: pages.size,
+		state,
+		faults,
+		stop: () => server.stop(true),
+	}
 }
 
 function context(startUrl: string): SyncContext & { versions: Map<string, string> } {
@@ -145,23 +171,27 @@ async function main() {
 		)
 
 		const faultRows: Cell[][] = []
-		for (const faults of [false, true]) {
-			site.state.faults = faults
+		for (const run of [{ label: 'none', set: () => {} }, ...FAULT_RUNS]) {
+			site.faults.reset()
+			site.faults.faults.only = /^\/docs\//
+			run.set(site.faults.faults)
 			site.state.requests = 0
-			const run = await crawlOnce(startUrl, 0, null)
+			const crawled = await crawlOnce(startUrl, 0, null)
+			const { rateLimited, failed5xx } = site.faults.counts
 			faultRows.push([
-				faults ? `429 every ${FAULTS.rateLimitEvery}, 503 every ${FAULTS.unavailableEvery}` : 'none',
-				run.upsert,
-				run.failure,
-				fixed(run.seconds, 2),
+				run.label,
+				crawled.upsert,
+				crawled.failure,
+				fixed(crawled.seconds, 2),
 				site.state.requests,
-				fixed(site.state.requests / Math.max(1, run.upsert), 2),
+				rateLimited + failed5xx,
+				fixed(site.state.requests / Math.max(1, crawled.upsert), 2),
 			])
 		}
-		site.state.faults = false
+		site.faults.reset()
 		printTable(
-			`Crawl with faults (${site.pages} pages, delay 0, Retry-After: 1)`,
-			['faults', 'pages', 'failures', 'crawl s', 'requests', 'requests/page'],
+			`Crawl with the fault layer (${site.pages} pages, delay 0)`,
+			['faults', 'pages', 'failures', 'crawl s', 'requests', 'faults answered', 'requests/page'],
 			faultRows,
 		)
 		if (CRAWL_ONLY) return
