@@ -59,7 +59,16 @@ export function github(options: GithubOptions = {}) {
 			async identity(tokens) {
 				const octokit = await octokitFor(apiUrl, { accessToken: async () => tokens.accessToken })
 				const { data } = await octokit.users.getAuthenticated()
-				return { email: data.email ?? data.login ?? null }
+				if (data.email) return { email: data.email }
+				// No public email: the primary verified one, which the `user:email` scope lets the application read.
+				try {
+					const { data: emails } = await octokit.users.listEmailsForAuthenticatedUser()
+					const primary = emails.find((entry) => entry.primary && entry.verified)
+					if (primary) return { email: primary.email }
+				} catch {
+					// A token without the scope (an older authorization): the login names the account instead.
+				}
+				return { email: data.login ?? null }
 			},
 		},
 		schedule: { everyHours: 4 },

@@ -94,6 +94,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const modes = new Map<string, string>()
 	/** Tree objects of directories, for non-recursive reads: tree sha -> (commit, directory). */
 	const subtrees = new Map<string, { repo: Repo; commit: string; dir: string }>()
+	/** Logins that show no public email. */
+	const privateEmails = new Set<string>()
 	/** Old full names of renamed or transferred repositories -> the repository's id. */
 	const movedFrom = new Map<string, number>()
 	const quirks: GithubQuirks = {
@@ -265,7 +267,19 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		const limited = rateLimited() ?? injected(url.pathname)
 		if (limited) return limited
 		if (parts[0] === 'user' && parts.length === 1) {
-			return json({ login: grant.login, id: 1, email: `${grant.login}@example.com` })
+			// `email` is the user's public email: null unless they chose to show one ("Get the authenticated user").
+			return json({
+				login: grant.login,
+				id: 1,
+				email: privateEmails.has(grant.login) ? null : `${grant.login}@example.com`,
+			})
+		}
+		if (parts[0] === 'user' && parts[1] === 'emails') {
+			// "List email addresses for the authenticated user" (needs the `user:email` scope).
+			return json([
+				{ email: `${grant.login}@users.noreply.github.com`, primary: false, verified: true, visibility: null },
+				{ email: `${grant.login}@example.com`, primary: true, verified: true, visibility: 'private' },
+			])
 		}
 		if (parts[0] === 'user' && parts[1] === 'repos') {
 			const page = Number(url.searchParams.get('page') ?? 1)
@@ -580,6 +594,10 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		/** The default branch is renamed (or another one chosen), pointing at the same commit. */
 		setDefaultBranch(fullName: string, branch: string) {
 			repos.get(fullName)!.defaultBranch = branch
+		},
+		/** The user keeps their email private: `/user` answers `email: null`, `/user/emails` still lists it. */
+		hideEmail(login = 'octo') {
+			privateEmails.add(login)
 		},
 		/** The token's user loses admin rights on the repository (hooks answer 404). */
 		setAdmin(fullName: string, admin: boolean) {

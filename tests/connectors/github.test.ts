@@ -128,6 +128,12 @@ describeEachDriver('GitHub connector', (driver) => {
 		expect(search.body.results[0]?.documentId).toBe(readme.id)
 	}, 60_000)
 
+	it('names the account by its primary verified email when the user shows no public one (user:email)', async () => {
+		emulator.hideEmail('octo')
+		const { id } = await h.connect()
+		expect((await t.json('GET', `/v3/connections/${id}`)).body.email).toBe('octo@example.com')
+	})
+
 	it('syncs incrementally by commit comparison: changed files update, removed files are deleted', async () => {
 		const { id } = await h.connect({ containerTag: 'incremental' })
 		await h.configure(id)
