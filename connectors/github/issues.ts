@@ -39,21 +39,37 @@ export async function* syncIssues(run: RepoSync, cursor: GithubCursor): AsyncGen
  * paging), so an issue updated meanwhile, which moves to the end of the order, cannot shift another out of view.
  */
 async function* updatedSince(run: RepoSync, cursor: GithubCursor, key: string): AsyncGenerator<Event> {
-	let since = cursor[key]!
+	const from = cursor[key]!
+	let since = from
 	let page = 1
+	// The first page is asked for with the ETag of the last sync's, when it listed from the same time: a 304 says
+	// nothing was updated since, and GitHub does not count it against the rate limit.
+	const tagKey = `issuesTag:${run.repository.fullName}`
+	const last = tagOf(cursor[tagKey])
+	const known = last?.since === since ? last.etag : null
+	let firstTag: string | null = null
 	for (;;) {
-		const { data } = await guarded(() =>
-			run.octokit.issues.listForRepo({
-				...splitName(run.name),
-				state: 'all',
-				sort: 'updated',
-				direction: 'asc',
-				since,
-				per_page: PAGE,
-				page,
-			}),
-		)
-		const issues = data as IssueData[]
+		const first = page === 1 && since === from
+		let answer: Awaited<ReturnType<RepoSync['octokit']['issues']['listForRepo']>>
+		try {
+			answer = await guarded(() =>
+				run.octokit.issues.listForRepo({
+					...splitName(run.name),
+					state: 'all',
+					sort: 'updated',
+					direction: 'asc',
+					since,
+					per_page: PAGE,
+					page,
+					...(first && known ? { headers: { 'if-none-match': known } } : {}),
+				}),
+			)
+		} catch (error) {
+			if (first && known && statusOf(error) === 304) return
+			throw error
+		}
+		if (first) firstTag = answer.headers.etag ?? null
+		const issues = answer.data as IssueData[]
 		yield* inOrder(issues, run.readConcurrency, (issue) => readIssue(run, issue))
 		const last = issues.at(-1)
 		const next = last ? isoSeconds(Date.parse(last.updated_at) - 1000) : since
@@ -61,7 +77,13 @@ async function* updatedSince(run: RepoSync, cursor: GithubCursor, key: string): 
 			cursor[key] = next
 			yield { type: 'checkpoint', cursor: { ...cursor } }
 		}
-		if (issues.length < PAGE) return
+		if (issues.length < PAGE) {
+			// Kept only when the listing ends where it started: the next sync asks for that same first page.
+			if (firstTag && cursor[key] === from) cursor[tagKey] = JSON.stringify({ etag: firstTag, since })
+			else delete cursor[tagKey]
+			yield { type: 'checkpoint', cursor: { ...cursor } }
+			return
+		}
 		// A whole page updated within one second cannot move the time on: page on at the same time instead.
 		if (Date.parse(next) > Date.parse(since)) [since, page] = [next, 1]
 		else page++
@@ -135,5 +157,14 @@ async function readIssue(run: RepoSync, issue: IssueData): Promise<Event> {
 	} catch (error) {
 		if (error instanceof ConnectorAuthError || error instanceof RateLimitedError) throw error
 		return { type: 'failure', externalId: id, error: `could not read #${issue.number}: ${(error as Error).message}` }
+	}
+}
+
+function tagOf(value: string | undefined): { etag: string; since: string } | null {
+	try {
+		const parsed = JSON.parse(value ?? 'null')
+		return typeof parsed?.etag === 'string' && typeof parsed.since === 'string' ? parsed : null
+	} catch {
+		return null
 	}
 }

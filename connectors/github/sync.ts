@@ -126,6 +126,7 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 		`issues:${repository.fullName}`,
 		`issuesListed:${repository.fullName}`,
 		`branchTag:${repository.fullName}`,
+		`issuesTag:${repository.fullName}`,
 	]) {
 		delete next[key]
 	}
@@ -134,7 +135,11 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 
 /** Issues switched off: the next time they are switched on, they are listed in full again. */
 function forgetIssues(cursor: GithubCursor, repository: Repository): boolean {
-	const keys = [`issues:${repository.fullName}`, `issuesListed:${repository.fullName}`].filter((key) => key in cursor)
+	const keys = [
+		`issues:${repository.fullName}`,
+		`issuesListed:${repository.fullName}`,
+		`issuesTag:${repository.fullName}`,
+	].filter((key) => key in cursor)
 	for (const key of keys) delete cursor[key]
 	return keys.length > 0
 }

@@ -98,8 +98,11 @@ export function issueTracker(webUrl: () => string) {
 		}
 	}
 
-	/** One page of `items` as GitHub pages (per_page, page, and a Link header to the next). */
-	function paged(url: URL, items: unknown[]): Response {
+	/**
+	 * One page of `items` as GitHub pages (per_page, page, and a Link header to the next), with an ETag of the page: a
+	 * request whose If-None-Match matches it answers 304 ("Best practices for using the REST API": conditional requests).
+	 */
+	function paged(url: URL, items: unknown[], ifNoneMatch: string | null = null): Response {
 		const perPage = Math.min(100, Number(url.searchParams.get('per_page') ?? 30))
 		const page = Number(url.searchParams.get('page') ?? 1)
 		const headers: Record<string, string> = { 'content-type': 'application/json', date: new Date(clock).toUTCString() }
@@ -108,12 +111,27 @@ export function issueTracker(webUrl: () => string) {
 			next.searchParams.set('page', String(page + 1))
 			headers.link = `<${next}>; rel="next"`
 		}
-		return new Response(JSON.stringify(items.slice((page - 1) * perPage, page * perPage)), { headers })
+		const body = JSON.stringify(items.slice((page - 1) * perPage, page * perPage))
+		headers.etag = `W/"${Bun.hash(`${body}${headers.link ?? ''}`).toString(16)}"`
+		if (ifNoneMatch === headers.etag) {
+			notModified++
+			return new Response(null, { status: 304, headers: { etag: headers.etag } })
+		}
+		return new Response(body, { headers })
 	}
 
+	let notModified = 0
 	return {
+		/** Listings answered 304 so far. */
+		notModified: () => notModified,
 		/** The REST answer for `rest` (the path after /repos/{owner}/{repo}), or null when it is not an issues path. */
-		route(fullName: string, method: string, rest: string[], url: URL): Response | null {
+		route(
+			fullName: string,
+			method: string,
+			rest: string[],
+			url: URL,
+			ifNoneMatch: string | null = null,
+		): Response | null {
 			if (method !== 'GET') return null
 			const issues = repoOf(fullName).issues
 			if (rest[0] === 'issues' && rest.length === 1) {
@@ -131,6 +149,7 @@ export function issueTracker(webUrl: () => string) {
 				return paged(
 					url,
 					listed.map((issue) => view(fullName, issue)),
+					ifNoneMatch,
 				)
 			}
 			const number = Number(rest[1])

@@ -325,7 +325,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (rest.length === 0 && method === 'GET') {
 			return json({ id: repo.id, full_name: repo.fullName, default_branch: repo.defaultBranch, private: false })
 		}
-		const issueAnswer = issues.route(repo.fullName, method, rest, url)
+		const issueAnswer = issues.route(repo.fullName, method, rest, url, request.headers.get('if-none-match'))
 		if (issueAnswer) return issueAnswer
 		if (rest[0] === 'branches' && method === 'GET') {
 			if (rest.slice(1).join('/') !== repo.defaultBranch) return notFound()

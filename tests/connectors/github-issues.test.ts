@@ -137,6 +137,28 @@ describe('GitHub connector: issues and pull requests (sync)', () => {
 		expect(eventsOf(quiet, 'upsert')).toEqual([])
 	})
 
+	it('asks for the updated-since listing conditionally: nothing changed answers 304 and reads nothing', async () => {
+		const repo = 'octo/conditional'
+		emulator.createRepo(repo, { 'README.md': '# Conditional' })
+		const number = emulator.issues.open(repo, { title: 'One', body: 'One' })
+		const { h, sync } = harnessFor(emulator, repo)
+		await sync()
+		emulator.issues.comment(repo, number, 'Moved on.', { author: 'sam' })
+		await sync()
+		// The listing now starts where it will start next time: its first page's ETag is kept.
+		await sync()
+		const before = emulator.issues.notModified()
+		const from = emulator.log.length
+		const quiet = await sync()
+		expect(emulator.issues.notModified() - before).toBe(1)
+		expect(eventsOf(quiet, 'upsert')).toEqual([])
+		expect(issueCalls(emulator, from).filter((line) => line.includes('/comments'))).toEqual([])
+		// A change after it is listed again.
+		emulator.issues.comment(repo, number, 'And again.', { author: 'sam' })
+		await sync()
+		expect(h.documents.get(`${repo}#${number}`)?.content).toContain('And again.')
+	})
+
 	it('pages through more than a page of issues, in full and incrementally', async () => {
 		const repo = 'octo/busy'
 		emulator.createRepo(repo, { 'README.md': '# Busy' })
