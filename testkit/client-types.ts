@@ -5,6 +5,8 @@
  */
 import { Type as T, type TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { MEMORY_RELATIONS } from '../core/domain/memory.ts'
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES, TASK_TYPES } from '../core/domain/types.ts'
 
 const Str = T.String()
 const NStr = T.Union([T.String(), T.Null()])
@@ -14,23 +16,12 @@ const NBool = T.Union([T.Boolean(), T.Null()])
 const Obj = T.Record(T.String(), T.Unknown())
 const NObj = T.Union([Obj, T.Null()])
 const AnyJson = T.Union([T.String(), T.Number(), T.Boolean(), Obj, T.Array(T.Unknown()), T.Null()])
-const Enum = (...values: string[]) => T.Union(values.map((value) => T.Literal(value)))
-const DocumentStatus = Enum('unknown', 'queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed')
-const DocumentType = Enum(
-	'text',
-	'pdf',
-	'tweet',
-	'google_doc',
-	'google_slide',
-	'google_sheet',
-	'image',
-	'video',
-	'audio',
-	'notion_doc',
-	'webpage',
-	'onedrive',
-	'github_markdown',
-)
+const Enum = (...values: readonly string[]) => T.Union(values.map((value) => T.Literal(value)))
+const DocumentStatus = Enum(...DOCUMENT_STATUSES)
+// The service's own list: it adds `granola`, which the client's types do not name yet.
+const DocumentType = Enum(...DOCUMENT_TYPES)
+const TaskType = Enum(...TASK_TYPES)
+const Relation = Enum(...MEMORY_RELATIONS)
 const Opt = T.Optional
 
 const IdStatus = T.Object({ id: Str, status: Str })
@@ -54,7 +45,7 @@ export const ClientTypes = {
 		spatialPoint: T.Unknown(),
 		status: DocumentStatus,
 		summary: NStr,
-		taskType: Enum('memory', 'superrag'),
+		taskType: TaskType,
 		title: NStr,
 		type: DocumentType,
 		updatedAt: Str,
@@ -138,8 +129,8 @@ export const ClientTypes = {
 				chunks: Opt(T.Array(T.Object({ content: Str, documentId: Str, position: Num, score: Num }))),
 				context: Opt(
 					T.Object({
-						children: Opt(T.Array(contextEntry(Enum('updates', 'extends', 'derives')))),
-						parents: Opt(T.Array(contextEntry(Enum('updates', 'extends', 'derives')))),
+						children: Opt(T.Array(contextEntry(Relation))),
+						parents: Opt(T.Array(contextEntry(Relation))),
 						related: Opt(T.Array(contextEntry(Enum('extends', 'derives')))),
 					}),
 				),
