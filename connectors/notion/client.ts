@@ -13,6 +13,12 @@ export const isRefused = (error: unknown): boolean => {
 	return status === 400 || status === 403 || status === 404
 }
 
+/**
+ * Notion still failed one request after its retries (5xx: a page too heavy to serve in time answers 502/504): the
+ * item it was reading fails, to be read again on a later run, while the others go on.
+ */
+export const isUnavailable = (error: unknown): boolean => (statusOf(error) ?? 0) >= 500
+
 /** The longest one request waits for Notion's Retry-After within a run (seconds). */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_SECONDS = 600
 

@@ -1,6 +1,6 @@
 import { type ExternalDocument, ItemError, type SyncContext, type SyncEvent } from '../../core/index.ts'
 import { readBlockTree } from './blocks.ts'
-import { isRefused, messageOf, NotionSession, statusOf } from './client.ts'
+import { isRefused, isUnavailable, messageOf, NotionSession, statusOf } from './client.ts'
 import { confirmGone } from './gone.ts'
 import type { NotionCursor } from './options.ts'
 import { dataSourceOf, documentOf, isRow, isTrashed, listedVersions, malformation, type NotionPage } from './page.ts'
@@ -260,7 +260,7 @@ export async function* handlePage(run: Run, item: Listed): AsyncGenerator<Event>
 		const database = isRow(page) ? { title: await dataSourceTitle(run, dataSourceOf(page)) } : null
 		yield { type: 'upsert', document: documentOf(page, tree, database, run.refreshEpoch) }
 	} catch (error) {
-		if (!isRefused(error)) throw error
+		if (!isRefused(error) && !isUnavailable(error)) throw error
 		const stamp = listedPage.last_edited_time
 		if (run.oldestFailed === null || stamp < run.oldestFailed) run.oldestFailed = stamp
 		yield { type: 'failure', externalId: listedPage.id, error: `could not read the page: ${messageOf(error)}` }

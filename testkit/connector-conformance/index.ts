@@ -18,7 +18,8 @@ export interface ConformanceEmulator {
 	selfLimited?: boolean
 	/**
 	 * Complete listings an item must be missing from, in a row, before it is deleted (default 1): 2 for a provider
-	 * whose listings leave items out for a while (Granola, while a note is processed).
+	 * whose listings leave items out for a while (Granola, while a note is processed), or that confirms a
+	 * disappearance on a later run (Notion: a page answering 404 on two runs in a row).
 	 */
 	deletionConfirmations?: number
 	/** The connection holds a grant or key the provider can revoke (default true; a public website holds none). */
