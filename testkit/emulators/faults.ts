@@ -1,6 +1,6 @@
 /**
  * The fault layer every emulator shares: a test sets `faults` and the emulator calls `before(request)` at the top
- * of each request handler (`const fault = faults.before(request); if (fault) return fault`). Faults are answered
+ * of each request handler (`const fault = await faults.before(request); if (fault) return fault`). Faults are answered
  * in each provider's own form (status, headers, body), as its documentation describes:
  *
  * - GitHub, "Rate limits for the REST API" and "Troubleshooting the REST API": a primary limit is 403 or 429 with
@@ -40,7 +40,7 @@ export interface Faults {
 	hangMs: number
 	/** Listings answer short and say so in the provider's way (emulators that model it read this flag). */
 	truncate: boolean
-	/** Every token was revoked: API requests answer the provider's 401 (refreshes are refused by the emulator). */
+	/** Every token was revoked: API requests answer the provider's 401, and the emulator's token endpoint refuses refreshes. */
 	revoke: boolean
 	/** The next N authorized requests answer the provider's 401 (an access token the provider dropped early). */
 	refuseTokens: number
@@ -50,6 +50,8 @@ export interface Faults {
 	redeliver: number
 	/** Only requests whose path matches get faults (default: every API request, never the OAuth endpoints). */
 	only: RegExp | null
+	/** Every request the faults apply to is answered this many milliseconds late (a slow provider). */
+	delayMs: number
 }
 
 /** What the fault layer did, for a test or bench to report. */
@@ -184,8 +186,8 @@ export interface FaultLayer {
 	counts: FaultCounts
 	/** The draw behind `failRate5xx` (a seeded one makes a run reproducible). */
 	random: () => number
-	/** The fault to answer this request with, or null to serve it normally. */
-	before(request: Request): Response | Promise<Response> | null
+	/** The fault to answer this request with, or null to serve it normally (both late with `delayMs`). */
+	before(request: Request): Response | Promise<Response | null> | null
 	/** Back to no faults (and zero counts). */
 	reset(): void
 }
@@ -207,6 +209,7 @@ export function faultLayer(provider: FaultProvider, random: () => number = Math.
 		grantedScopes: null,
 		redeliver: 0,
 		only: null,
+		delayMs: 0,
 	})
 	const zero = (): FaultCounts => ({ requests: 0, rateLimited: 0, failed5xx: 0, timedOut: 0, revoked: 0 })
 	const layer: FaultLayer = {
@@ -222,25 +225,28 @@ export function faultLayer(provider: FaultProvider, random: () => number = Math.
 			const path = new URL(request.url).pathname
 			if (faults.only ? !faults.only.test(path) : OAUTH_PATHS.test(path)) return null
 			counts.requests++
-			if ((faults.revoke || faults.refuseTokens > 0) && request.headers.has('authorization')) {
-				if (faults.refuseTokens > 0) faults.refuseTokens--
-				counts.revoked++
-				return revokedToken(provider)
+			const answer = (): Response | Promise<Response> | null => {
+				if ((faults.revoke || faults.refuseTokens > 0) && request.headers.has('authorization')) {
+					if (faults.refuseTokens > 0) faults.refuseTokens--
+					counts.revoked++
+					return revokedToken(provider)
+				}
+				if (faults.timeoutOn?.test(path)) {
+					counts.timedOut++
+					return Bun.sleep(faults.hangMs).then(() => new Response('Gateway Timeout', { status: 504 }))
+				}
+				if (faults.rateLimitEvery !== null && counts.requests % faults.rateLimitEvery === 0) {
+					counts.rateLimited++
+					return faults.rateLimitResponse(faults.rateLimitKind, faults.rateLimitSeconds)
+				}
+				if (faults.burst5xx > 0 || (faults.failRate5xx > 0 && layer.random() < faults.failRate5xx)) {
+					if (faults.burst5xx > 0) faults.burst5xx--
+					counts.failed5xx++
+					return serverError(provider)
+				}
+				return null
 			}
-			if (faults.timeoutOn?.test(path)) {
-				counts.timedOut++
-				return Bun.sleep(faults.hangMs).then(() => new Response('Gateway Timeout', { status: 504 }))
-			}
-			if (faults.rateLimitEvery !== null && counts.requests % faults.rateLimitEvery === 0) {
-				counts.rateLimited++
-				return faults.rateLimitResponse(faults.rateLimitKind, faults.rateLimitSeconds)
-			}
-			if (faults.burst5xx > 0 || (faults.failRate5xx > 0 && layer.random() < faults.failRate5xx)) {
-				if (faults.burst5xx > 0) faults.burst5xx--
-				counts.failed5xx++
-				return serverError(provider)
-			}
-			return null
+			return faults.delayMs > 0 ? Bun.sleep(faults.delayMs).then(answer) : answer()
 		},
 	}
 	return layer

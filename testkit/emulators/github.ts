@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto'
 import { faultLayer } from './faults.ts'
 import { issueTracker } from './github-issues.ts'
+import { type IssuedCode, redeemCode } from './oauth-code.ts'
 
 /**
  * A local GitHub: the OAuth web flow (with PKCE, refresh-token rotation and revocation), the REST calls the GitHub
@@ -83,7 +84,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const clientSecret = options.clientSecret ?? 'emulated-secret'
 	const blobs = new Map<string, string>()
 	const repos = new Map<string, Repo>()
-	const codes = new Map<string, { redirectUri: string; challenge: string | null; login: string }>()
+	const codes = new Map<string, IssuedCode & { login: string }>()
 	const grants = new Map<string, Grant>()
 	const refreshTokens = new Map<string, string>()
 	const log: string[] = []
@@ -210,7 +211,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (!basicClient(request, form)) return error('incorrect_client_credentials', 'bad client')
 		if (form.get('grant_type') === 'refresh_token') {
 			const old = form.get('refresh_token') ?? ''
-			const access = refreshTokens.get(old)
+			// A revoked grant (the fault layer's `revoke`) refuses its refresh token too.
+			const access = faults.faults.revoke ? undefined : refreshTokens.get(old)
 			if (!access) {
 				log.push('POST refresh refused')
 				return error('bad_refresh_token', 'unknown or used refresh token')
@@ -223,16 +225,12 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			if (options.refreshDelayMs) await Bun.sleep(options.refreshDelayMs)
 			return json(issue(grant.login))
 		}
-		const code = codes.get(form.get('code') ?? '')
-		if (!code) return error('bad_verification_code', 'unknown or used code')
-		codes.delete(form.get('code') ?? '')
-		if (code.redirectUri !== form.get('redirect_uri')) return error('redirect_uri_mismatch', 'redirect_uri differs')
-		if (code.challenge) {
-			const verifier = form.get('code_verifier') ?? ''
-			if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
-				return error('invalid_grant', 'code_verifier does not match the challenge')
-			}
-		}
+		const code = redeemCode(codes, form, {
+			unknown: () => error('bad_verification_code', 'unknown or used code'),
+			redirectUri: () => error('redirect_uri_mismatch', 'redirect_uri differs'),
+			verifier: () => error('invalid_grant', 'code_verifier does not match the challenge'),
+		})
+		if (code instanceof Response) return code
 		log.push('POST exchange')
 		return json(issue(code.login))
 	}
@@ -492,7 +490,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
-			const fault = faults.before(request)
+			const fault = await faults.before(request)
 			if (fault) return fault
 			const url = new URL(request.url)
 			if (url.pathname === '/login/oauth/authorize') {
@@ -502,6 +500,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 				codes.set(code, {
 					redirectUri: redirect.toString(),
 					challenge: url.searchParams.get('code_challenge'),
+					method: url.searchParams.get('code_challenge_method'),
 					login: 'octo',
 				})
 				redirect.searchParams.set('code', code)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { faultLayer } from './faults.ts'
+import { redeemCode } from './oauth-code.ts'
 
 /**
  * A local Google: the OAuth endpoints (consent that redirects at once, the token endpoint with PKCE, refresh and
@@ -191,7 +192,8 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		if (!client) return oauthError('invalid_client', 'The OAuth client was not found.', 401)
 		if (form.get('grant_type') === 'refresh_token') {
 			const grant = refresh.get(form.get('refresh_token') ?? '')
-			if (!grant || grant.revoked || grant.clientId !== client) {
+			// A revoked grant (the fault layer's `revoke`) refuses its refresh token too.
+			if (!grant || grant.revoked || grant.clientId !== client || faults.faults.revoke) {
 				return oauthError('invalid_grant', 'Token has been expired or revoked.')
 			}
 			log.push('POST /token refresh')
@@ -200,15 +202,17 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		}
 		if (form.get('grant_type') !== 'authorization_code')
 			return oauthError('unsupported_grant_type', 'Invalid grant_type')
-		const code = codes.get(form.get('code') ?? '')
-		codes.delete(form.get('code') ?? '')
-		if (!code || code.clientId !== client) return oauthError('invalid_grant', 'Malformed auth code.')
-		if (code.redirectUri !== form.get('redirect_uri')) return oauthError('redirect_uri_mismatch', 'Bad Request')
-		if (code.challenge) {
-			const verifier = form.get('code_verifier') ?? ''
-			const expected = code.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier
-			if (expected !== code.challenge) return oauthError('invalid_grant', 'Invalid code verifier.')
-		}
+		const code = redeemCode(
+			codes,
+			form,
+			{
+				unknown: () => oauthError('invalid_grant', 'Malformed auth code.'),
+				redirectUri: () => oauthError('redirect_uri_mismatch', 'Bad Request'),
+				verifier: () => oauthError('invalid_grant', 'Invalid code verifier.'),
+			},
+			(issued) => issued.clientId === client,
+		)
+		if (code instanceof Response) return code
 		log.push('POST /token code')
 		const refreshToken = `1//${crypto.randomUUID().replaceAll('-', '')}`
 		refresh.set(refreshToken, { revoked: false, scope: code.scope, email: code.account, clientId: client })
@@ -286,7 +290,7 @@ export function startGoogleEmulator(options: GoogleEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
-			const fault = faults.before(request)
+			const fault = await faults.before(request)
 			if (fault) return fault
 			const url = new URL(request.url)
 			for (const candidate of routes) {

@@ -81,8 +81,8 @@ export function startGranolaEmulator(options: { apiKey?: string } = {}): Granola
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
-		fetch(raw) {
-			const fault = faults.before(raw)
+		async fetch(raw) {
+			const fault = await faults.before(raw)
 			if (fault) return fault
 			try {
 				return route(raw)

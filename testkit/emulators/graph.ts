@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { faultLayer } from './faults.ts'
+import { type IssuedCode, redeemCode } from './oauth-code.ts'
 
 /**
  * A local Microsoft identity platform and Microsoft Graph: the authorization code flow (auto-consent, PKCE, refresh
@@ -105,7 +106,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 	/** Download URLs issued before this time answer 401 (they lasted "a few minutes"). */
 	let downloadUrlsValidFrom = 0
 	const drives = new Map<string, Drive>()
-	const codes = new Map<string, { redirectUri: string; challenge: string | null; scope: string; user: string }>()
+	const codes = new Map<string, IssuedCode & { scope: string; user: string }>()
 	const grants = new Map<string, Grant>()
 	const refreshTokens = new Map<string, { revoked: boolean; user: string }>()
 	const subscriptions = new Map<string, GraphSubscription>()
@@ -214,7 +215,8 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		if (form.get('grant_type') === 'refresh_token') {
 			const token = form.get('refresh_token') ?? ''
 			const known = refreshTokens.get(token)
-			if (!known || known.revoked)
+			// A revoked grant (the fault layer's `revoke`) refuses its refresh token too.
+			if (!known || known.revoked || faults.faults.revoke)
 				return oauthError('invalid_grant', 'AADSTS70000: the refresh token is revoked or used')
 			const scope = form.get('scope')
 			if (!scope) return oauthError('invalid_request', "AADSTS90014: The required field 'scope' is missing")
@@ -225,16 +227,12 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 			return json(issue(scope, known.user))
 		}
 		if (form.get('grant_type') !== 'authorization_code') return oauthError('unsupported_grant_type', 'grant')
-		const code = codes.get(form.get('code') ?? '')
-		if (!code) return oauthError('invalid_grant', 'AADSTS70008: the code is unknown or used')
-		codes.delete(form.get('code') ?? '')
-		if (code.redirectUri !== form.get('redirect_uri')) return oauthError('invalid_grant', 'AADSTS50148: redirect_uri')
-		if (code.challenge) {
-			const verifier = form.get('code_verifier') ?? ''
-			if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) {
-				return oauthError('invalid_grant', 'AADSTS501481: the code_verifier does not match the code_challenge')
-			}
-		}
+		const code = redeemCode(codes, form, {
+			unknown: () => oauthError('invalid_grant', 'AADSTS70008: the code is unknown or used'),
+			redirectUri: () => oauthError('invalid_grant', 'AADSTS50148: redirect_uri'),
+			verifier: () => oauthError('invalid_grant', 'AADSTS501481: the code_verifier does not match the code_challenge'),
+		})
+		if (code instanceof Response) return code
 		log.push('POST exchange')
 		return json(issue(code.scope, code.user))
 	}
@@ -246,6 +244,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		codes.set(code, {
 			redirectUri: redirect.toString(),
 			challenge: url.searchParams.get('code_challenge'),
+			method: url.searchParams.get('code_challenge_method'),
 			scope: url.searchParams.get('scope') ?? '',
 			user: consenting,
 		})
@@ -492,7 +491,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
-			const fault = faults.before(request)
+			const fault = await faults.before(request)
 			if (fault) return fault
 			const url = new URL(request.url)
 			const oauth = url.pathname.match(/^\/([^/]+)\/oauth2\/v2\.0\/(authorize|token)$/)
@@ -523,7 +522,7 @@ export function startGraphEmulator(options: GraphEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
-			const fault = downloadFaults.before(request)
+			const fault = await downloadFaults.before(request)
 			if (fault) return fault
 			const url = new URL(request.url)
 			const [, , user, id] = url.pathname.split('/').map(decodeURIComponent)

@@ -1,5 +1,6 @@
 import { signWebhookPayload } from '@notionhq/client'
 import { faultLayer } from './faults.ts'
+import { type IssuedCode, redeemCode } from './oauth-code.ts'
 
 /**
  * A local Notion: the public-integration OAuth flow (Basic-auth token exchange, rotating refresh tokens, revocation),
@@ -148,7 +149,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 	const children = new Map<string, Record<string, unknown>[]>()
 	/** Which page a block belongs to (blocks of a page no longer shared are not found). */
 	const blockPage = new Map<string, string>()
-	const codes = new Map<string, string>()
+	const codes = new Map<string, IssuedCode>()
 	const grants = new Map<string, Grant>()
 	const refreshes = new Map<string, string>()
 	const faults: {
@@ -215,19 +216,22 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		if (!basicClient(request)) return json({ error: 'invalid_client', error_description: 'Basic auth required' }, 401)
 		const body = await bodyOf(request)
 		if (body.grant_type === 'refresh_token') {
-			const access = refreshes.get(body.refresh_token ?? '')
+			// A revoked grant (the fault layer's `revoke`) refuses its refresh token too.
+			const access = sharedFaults.faults.revoke ? undefined : refreshes.get(body.refresh_token ?? '')
 			if (!access) return json({ error: 'invalid_grant', error_description: 'Token has been expired or revoked.' }, 400)
 			refreshes.delete(body.refresh_token ?? '')
 			grants.get(access)!.revoked = true
 			log.push({ at: Date.now(), method: 'POST', path: '/v1/oauth/token refresh', status: 200 })
 			return json(issue())
 		}
-		const redirect = codes.get(body.code ?? '')
-		if (!redirect || body.grant_type !== 'authorization_code') {
-			return json({ error: 'invalid_grant', error_description: 'unknown or used code' }, 400)
-		}
-		codes.delete(body.code ?? '')
-		if (redirect !== body.redirect_uri) return json({ error: 'invalid_grant', error_description: 'redirect_uri' }, 400)
+		if (body.grant_type !== 'authorization_code')
+			return json({ error: 'unsupported_grant_type', error_description: 'grant_type' }, 400)
+		const code = redeemCode(codes, new URLSearchParams(body), {
+			unknown: () => json({ error: 'invalid_grant', error_description: 'unknown or used code' }, 400),
+			redirectUri: () => json({ error: 'invalid_grant', error_description: 'redirect_uri' }, 400),
+			verifier: () => json({ error: 'invalid_grant', error_description: 'code_verifier' }, 400),
+		})
+		if (code instanceof Response) return code
 		log.push({ at: Date.now(), method: 'POST', path: '/v1/oauth/token exchange', status: 200 })
 		return json(issue())
 	}
@@ -451,7 +455,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 		hostname: '127.0.0.1',
 		port: 0,
 		async fetch(request) {
-			const fault = sharedFaults.before(request)
+			const fault = await sharedFaults.before(request)
 			if (fault) return fault
 			const arrived = Date.now()
 			const url = new URL(request.url)
@@ -460,7 +464,7 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 				if (url.searchParams.get('client_id') !== clientId) return json({ error: 'unknown client' }, 400)
 				const redirect = new URL(url.searchParams.get('redirect_uri') ?? '')
 				const code = crypto.randomUUID()
-				codes.set(code, redirect.toString())
+				codes.set(code, { redirectUri: redirect.toString(), challenge: null, method: null })
 				redirect.searchParams.set('code', code)
 				redirect.searchParams.set('state', url.searchParams.get('state') ?? '')
 				response = new Response(null, { status: 302, headers: { location: redirect.toString() } })

@@ -71,7 +71,7 @@ export function startOpenAIEmulator(options: OpenAIEmulatorOptions = {}): OpenAI
 		port: 0,
 		hostname: '127.0.0.1',
 		async fetch(raw) {
-			const fault = faults.before(raw)
+			const fault = await faults.before(raw)
 			if (fault) return fault
 			const request = await record(raw)
 			requests.push(request)

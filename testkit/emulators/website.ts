@@ -81,7 +81,7 @@ export function startWebsite(options: { https?: boolean } = {}): Website {
 		},
 	}
 	const handler = (scheme: 'http' | 'https') => async (request: Request) => {
-		const fault = faults.before(request)
+		const fault = await faults.before(request)
 		if (fault) return fault
 		const url = new URL(request.url)
 		const path = `${url.pathname}${url.search}`
