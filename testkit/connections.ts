@@ -1,7 +1,7 @@
-import type { TestService } from './service.ts'
+import type { ServiceClient } from './service.ts'
 
 /** Waits until a sync run of the connection that started at or after `since` (ISO) has finished; returns it. */
-export async function syncSettled(t: TestService, id: string, since: string, key = t.key) {
+export async function syncSettled(t: ServiceClient, id: string, since: string, key = t.key) {
 	for (let i = 0; i < 600; i++) {
 		const { body } = await t.json('GET', `/v3/connections/${id}`, undefined, key)
 		const run = body.lastSyncRun
@@ -15,7 +15,7 @@ export async function syncSettled(t: TestService, id: string, since: string, key
  * Opens an authorization link as the user's browser does: the service binds the browser (a cookie) and redirects it
  * to the provider. The provider's URL and the cookie to send back with the callback.
  */
-export async function openAuthLink(t: TestService, authLink: string) {
+export async function openAuthLink(t: ServiceClient, authLink: string) {
 	const link = new URL(authLink)
 	const started = await t.request('GET', `${link.pathname}${link.search}`, { key: null })
 	if (started.status !== 302)
@@ -25,7 +25,7 @@ export async function openAuthLink(t: TestService, authLink: string) {
 }
 
 /** Where an authorization link sends the browser: the provider's authorize URL. */
-export async function providerUrlOf(t: TestService, authLink: string): Promise<URL> {
+export async function providerUrlOf(t: ServiceClient, authLink: string): Promise<URL> {
 	return (await openAuthLink(t, authLink)).providerUrl
 }
 
@@ -41,7 +41,7 @@ export async function followAuthLink(authLink: string): Promise<Response> {
 }
 
 /** Brings the provider's redirect back to the service, from the browser holding `cookie` (null: another browser). */
-export function landCallback(t: TestService, callback: URL, cookie: string | null) {
+export function landCallback(t: ServiceClient, callback: URL, cookie: string | null) {
 	return t.request('GET', `${callback.pathname}${callback.search}`, {
 		key: null,
 		headers: cookie ? { cookie } : {},
@@ -49,7 +49,7 @@ export function landCallback(t: TestService, callback: URL, cookie: string | nul
 }
 
 /** Opens an authorization link, consents at the emulator and brings its redirect back, all from one browser. */
-export async function authorizeLink(t: TestService, authLink: string) {
+export async function authorizeLink(t: ServiceClient, authLink: string) {
 	const { providerUrl, cookie } = await openAuthLink(t, authLink)
 	const consent = await fetch(providerUrl, { redirect: 'manual' })
 	const callback = new URL(consent.headers.get('location')!)
@@ -62,7 +62,7 @@ export async function authorizeLink(t: TestService, authLink: string) {
  * page redirects back at once: the create response, the callback URL and the service's answer to it.
  */
 export async function authorizeThroughEmulator(
-	t: TestService,
+	t: ServiceClient,
 	provider: string,
 	body: Record<string, unknown>,
 	key = t.key,

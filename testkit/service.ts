@@ -35,6 +35,9 @@ export interface TestService {
 	stop(): Promise<void>
 }
 
+/** What a test needs to call a service over its API: in-process (TestService) or a server process (remoteService). */
+export type ServiceClient = Pick<TestService, 'key' | 'request' | 'json'>
+
 let rulesExtractor: ExtractorPlugin | null = null
 
 /** One extractor-rules for every test service of the process: its language model is large, load it once. */

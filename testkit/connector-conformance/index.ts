@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import type { AnyConnector } from '../../core/index.ts'
-import { syncSettled } from '../connections.ts'
+import { authorizeLink, syncSettled } from '../connections.ts'
 import type { FaultLayer } from '../emulators/faults.ts'
-import { startTestService, type TestService } from '../service.ts'
+import { type ServiceClient, startTestService, type TestService } from '../service.ts'
+import { killAndResume } from './kill-resume.ts'
 
 /** A provider emulator as the conformance suite drives it. Items are named by the suite; contents are text. */
 export interface ConformanceEmulator {
@@ -32,6 +34,10 @@ export interface ConformanceEmulator {
 	listing: RegExp
 	/** OAuth refreshes the emulator answered so far (OAuth providers). */
 	refreshes?(): number
+	/** Requests matching `itemReads` that one item takes (default 1). */
+	readsPerItem?: number
+	/** Listings the emulator served from their first page so far, for a connector that resumes a listing mid-way. */
+	fullListings?(): number
 }
 
 export interface ConformanceOptions {
@@ -45,7 +51,14 @@ export interface ConformanceOptions {
 	 * Creates a connection with `body` (container tag, documentLimit), authorizes it through the emulator when the
 	 * provider uses OAuth, configures what it syncs, and answers its id once the sync that follows has settled.
 	 */
-	connect(t: TestService, body: { containerTag: string; documentLimit?: number }, key: string): Promise<string>
+	connect(t: ServiceClient, body: { containerTag: string; documentLimit?: number }, key: string): Promise<string>
+	/**
+	 * The environment of a server process (`server/main.ts`) that registers this connector against the emulator, for
+	 * the kill -9 case: `MEMORY_CONNECTORS` and the provider's URLs, or `MEMORY_CONFIG` naming a config file. The suite
+	 * adds its store and `env()`. An emulator without HTTP cannot be slowed by the suite: the connector this server
+	 * runs must then take long enough per item (a tenth of a second) to be killed in its middle.
+	 */
+	server(): Record<string, string> | Promise<Record<string, string>>
 	/** The external id the connector gives the item the suite named `id`. */
 	externalId(id: string): string
 	/** The provider uses OAuth: a 401 is answered by one refresh. */
@@ -55,8 +68,9 @@ export interface ConformanceOptions {
 /**
  * The connector conformance suite: every connector runs it against its emulator. Full and incremental sync,
  * unchanged items skipped, an item failure read again on a later run, a rate limit waited out, an incomplete listing
- * deleting nothing, a 401 refreshed once (OAuth), a revoked grant expiring the connection, documentLimit and tenant
- * isolation. Runs on the embedded store, with the real runtime and queue.
+ * deleting nothing, a 401 refreshed once (OAuth), a revoked grant expiring the connection, documentLimit, tenant
+ * isolation, and a sync killed with SIGKILL resumed without duplicates. Runs on the embedded store, with the real
+ * runtime and queue (the kill -9 case in server processes of its own).
  */
 export function connectorConformance(options: ConformanceOptions): void {
 	const { emulator } = options
@@ -88,6 +102,8 @@ export function connectorConformance(options: ConformanceOptions): void {
 			expect(answer.status).toBe(202)
 			return syncSettled(t, id, since)
 		}
+		/** Connections with a scheduled sync. */
+		const scheduled = async () => (await t.service.queue.scheduled(SYNC_QUEUE)).map((schedule) => schedule.key)
 		/** The next sync lists everything (as it does after a reset or on its reconciliation schedule). */
 		const fullNext = (id: string) => store().update(id, { cursor: null })
 
@@ -203,35 +219,122 @@ export function connectorConformance(options: ConformanceOptions): void {
 			}
 
 			if (emulator.revocable !== false) {
-				it('expires the connection when the grant is revoked', async () => {
+				it('expires the connection when the grant is revoked, keeping what it imported and stopping its schedule', async () => {
 					const { id, containerTag } = await connect()
+					const held = await imported(id)
+					expect(await scheduled()).toContain(id)
 					layer().faults.revoke = true
 					try {
 						await fullNext(id)
 						await sync(id, containerTag)
-						const connection = (await t.json('GET', `/v3/connections/${id}`)).body
-						expect(connection.status).toBe('expired')
+						// The run is marked failed just before its connection is marked expired.
+						let connection = (await t.json('GET', `/v3/connections/${id}`)).body
+						for (let i = 0; i < 100 && connection.status === 'active'; i++) {
+							await Bun.sleep(50)
+							connection = (await t.json('GET', `/v3/connections/${id}`)).body
+						}
+						expect(connection).toMatchObject({
+							status: 'expired',
+							lastSyncRun: { status: 'failed', errorCode: 'auth_expired' },
+						})
 					} finally {
 						layer().reset()
+					}
+					expect(await imported(id)).toEqual(held)
+					expect(await scheduled()).not.toContain(id)
+					if (options.connector().resources) {
+						const resources = await t.json('GET', `/v3/connections/${id}/resources`)
+						expect(resources.status).toBe(400)
+						expect(resources.body.details).toContain('expired')
 					}
 				}, 90_000)
 			}
 		}
 
+		if (options.oauth) {
+			it("uses the organization's own OAuth application from settings, and says what to configure without one", async () => {
+				const connector = options.connector()
+				const { auth } = connector
+				if (auth.type !== 'oauth2') throw new Error('oauth: true for a connector without OAuth')
+				const key = auth.settingsKey
+				// The emulator's application, which only the organization's settings name to a service without one.
+				const app = options.env?.() ?? {}
+				const [clientId, clientSecret] = [app[auth.env.clientId], app[auth.env.clientSecret]]
+				if (!clientId || !clientSecret)
+					throw new Error(`env() gives no ${auth.env.clientId} and ${auth.env.clientSecret}`)
+				const bare = await startTestService('pglite', { plugins: [options.connector()], extractor: null })
+				try {
+					const refused = await bare.json('POST', `/v3/connections/${connector.provider}`, { containerTag: 'org_app' })
+					expect(refused.status).toBe(400)
+					expect(refused.body.details).toContain(auth.env.clientId)
+					// Without a settings prefix organizations cannot bring their own: the server's application is the only one.
+					if (!key) return
+					expect(refused.body.details).toContain(`${key}ClientId`)
+					const settings = {
+						[`${key}ClientId`]: clientId,
+						[`${key}ClientSecret`]: clientSecret,
+						[`${key}CustomKeyEnabled`]: true,
+					}
+					expect((await bare.json('PATCH', '/v3/settings', settings)).status).toBe(200)
+					const created = await bare.json('POST', `/v3/connections/${connector.provider}`, { containerTag: 'org_app' })
+					expect(created.status).toBe(200)
+					const { providerUrl, landed } = await authorizeLink(bare, created.body.authLink)
+					expect(providerUrl.searchParams.get('client_id')).toBe(clientId)
+					expect(await landed.json()).toMatchObject({ success: true, connectionId: created.body.id })
+					const stored = await bare.service.plugins.storage.connections.byId(created.body.id)
+					expect(JSON.stringify(stored?.app ?? null)).not.toContain(clientSecret)
+				} finally {
+					await bare.stop()
+				}
+			}, 90_000)
+		}
+
 		it('stops at documentLimit', async () => {
 			const { id } = await connect({ documentLimit: 2 })
 			const connection = (await t.json('GET', `/v3/connections/${id}`)).body
-			expect(connection.lastSyncRun.status).toBe(emulator.selfLimited ? 'completed' : 'limit_reached')
+			if (emulator.selfLimited) expect(connection.lastSyncRun.status).toBe('completed')
+			else
+				expect(connection.lastSyncRun).toMatchObject({
+					status: 'limit_reached',
+					error: expect.stringContaining('documentLimit (2)'),
+				})
 			expect(await imported(id)).toHaveLength(2)
 		}, 90_000)
 
-		it("never shows one organization's connection or documents to another", async () => {
+		it("never lets one organization see, sync, configure or delete another's connection or documents", async () => {
 			const { id, containerTag } = await connect()
+			const provider = options.connector().provider
 			const other = await t.createKey(`conformance-other-${options.name}`)
-			expect((await t.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
+			for (const [method, path, body] of [
+				['GET', `/v3/connections/${id}`],
+				['GET', `/v3/connections/${id}/resources`],
+				['GET', `/v3/connections/${id}/sync-runs`],
+				['POST', `/v3/connections/${id}/configure`, { resources: [] }],
+				['DELETE', `/v3/connections/${id}`],
+			] as const) {
+				expect({ method, path, status: (await t.json(method, path, body, other)).status }).toEqual({
+					method,
+					path,
+					status: 404,
+				})
+			}
 			const listed = await t.json('POST', '/v3/documents/list', { containerTags: [containerTag] }, other)
 			expect(listed.body.pagination.totalItems).toBe(0)
 			expect((await t.json('POST', '/v3/connections/list', {}, other)).body).toEqual([])
+			expect((await t.json('POST', `/v3/connections/${provider}/documents`, {}, other)).body).toEqual([])
+			const search = await t.json('POST', '/v3/search', { q: 'the second item', containerTag }, other)
+			expect(search.body.results).toEqual([])
+			// Another organization's import starts no sync of this connection.
+			const runs = (await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length
+			const foreign = await t.request('POST', `/v3/connections/${provider}/import`, { body: {}, key: other })
+			expect(foreign.status).toBe(202)
+			await Bun.sleep(500)
+			expect((await t.json('GET', `/v3/connections/${id}/sync-runs`)).body.syncRuns.length).toBe(runs)
+			expect((await t.json('GET', `/v3/connections/${id}`)).body.status).toBe('active')
 		}, 90_000)
+
+		it('resumes a sync killed with SIGKILL in its middle, importing every item once', async () => {
+			await killAndResume(options, seed, expected)
+		}, 300_000)
 	})
 }

@@ -34,6 +34,7 @@ connectorConformance({
 		refreshes: () => emulator.log.filter((line) => line === 'POST refresh').length,
 	},
 	env: () => ({ GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret }),
+	server: () => ({ MEMORY_CONNECTORS: 'github', GITHUB_API_URL: emulator.url, GITHUB_WEB_URL: emulator.url }),
 	async connect(t, body, key) {
 		const { created: connection } = await authorizeThroughEmulator(t, 'github', body, key)
 		const id = connection.body.id as string

@@ -41,6 +41,12 @@ connectorConformance({
 		refreshes: () => emulator.google.log.filter((line) => line === 'POST /token refresh').length,
 	},
 	env: () => ({ GOOGLE_CLIENT_ID: emulator.google.clientId, GOOGLE_CLIENT_SECRET: emulator.google.clientSecret }),
+	server: () => ({
+		MEMORY_CONNECTORS: 'gmail',
+		GOOGLE_ACCOUNTS_URL: emulator.url,
+		GOOGLE_OAUTH_URL: emulator.url,
+		GOOGLE_API_URL: emulator.url,
+	}),
 	async connect(t, body, key) {
 		const { created } = await authorizeThroughEmulator(t, 'gmail', body, key)
 		return (await syncSettled(t, created.body.id as string, '', key)).id

@@ -35,6 +35,12 @@ connectorConformance({
 		refreshes: () => google.log.filter((line) => line === 'POST /token refresh').length,
 	},
 	env: () => ({ GOOGLE_CLIENT_ID: google.clientId, GOOGLE_CLIENT_SECRET: google.clientSecret }),
+	server: () => ({
+		MEMORY_CONNECTORS: 'google-drive',
+		GOOGLE_ACCOUNTS_URL: google.url,
+		GOOGLE_OAUTH_URL: google.url,
+		GOOGLE_API_URL: google.url,
+	}),
 	async connect(t, body, key) {
 		const { created } = await authorizeThroughEmulator(t, 'google-drive', body, key)
 		return (await syncSettled(t, created.body.id as string, '', key)).id

@@ -27,6 +27,7 @@ connectorConformance({
 		itemReads: /^\/v1\/notes\/not_/,
 		listing: /^\/v1\/notes$/,
 	},
+	server: () => ({ MEMORY_CONNECTORS: 'granola', GRANOLA_API_URL: emulator.url }),
 	async connect(t, body, key) {
 		const created = await t.json(
 			'POST',

@@ -36,6 +36,7 @@ connectorConformance({
 		refreshes: () => emulator.calls(/^\/v1\/oauth\/token refresh$/).length,
 	},
 	env: () => ({ NOTION_CLIENT_ID: emulator.clientId, NOTION_CLIENT_SECRET: emulator.clientSecret }),
+	server: () => ({ MEMORY_CONNECTORS: 'notion', NOTION_API_URL: emulator.url, NOTION_REQUESTS_PER_SECOND: '0' }),
 	async connect(t, body, key) {
 		const { created } = await authorizeThroughEmulator(t, 'notion', body, key)
 		return (await syncSettled(t, created.body.id as string, '', key)).id

@@ -18,7 +18,8 @@ connectorConformance({
 		}),
 	emulator: {
 		start() {
-			emulator = startGraphEmulator({ pageSize: 50 })
+			// Pages of ten, so the kill -9 case interrupts a listing between its pages.
+			emulator = startGraphEmulator({ pageSize: 10 })
 			emulator.consentAs('conformance')
 		},
 		stop: () => emulator.stop(),
@@ -38,8 +39,15 @@ connectorConformance({
 		itemReads: /\/content$|^\/download\//,
 		listing: /\/delta/,
 		refreshes: () => emulator.log.filter((line) => line === 'POST refresh').length,
+		fullListings: () => emulator.log.filter((line) => line === 'GET delta full').length,
 	},
 	env: () => ({ MICROSOFT_CLIENT_ID: emulator.clientId, MICROSOFT_CLIENT_SECRET: emulator.clientSecret }),
+	server: () => ({
+		MEMORY_CONNECTORS: 'onedrive',
+		MICROSOFT_GRAPH_URL: emulator.url,
+		MICROSOFT_LOGIN_URL: emulator.url,
+		MICROSOFT_ONEDRIVE_NOTIFICATIONS: 'false',
+	}),
 	async connect(t, body, key) {
 		emulator.consentAs('conformance')
 		const { created } = await authorizeThroughEmulator(t, 'onedrive', body, key)

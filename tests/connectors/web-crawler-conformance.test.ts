@@ -45,6 +45,7 @@ connectorConformance({
 		itemReads: /^\/docs\/items\//,
 		listing: /^\/docs\/$/,
 	},
+	server: () => ({ MEMORY_CONNECTORS: 'web-crawler', MEMORY_URL_ALLOWLIST: '127.0.0.1', WEB_CRAWLER_DELAY_MS: '0' }),
 	async connect(t, body, key) {
 		const metadata = { startUrl: `${site.origin}/docs/`, include: '/docs/items/**' }
 		const created = await t.json('POST', '/v3/connections/web-crawler', { ...body, metadata }, key)
