@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, expect, it } from 'bun:test'
 import { googleDrive } from '../../connectors/google-drive/index.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { renewSubscriptions } from '../../core/connectors/lifecycle.ts'
@@ -8,7 +8,6 @@ import { type GoogleEmulator, startGoogleEmulator } from '../../testkit/emulator
 import { addDriveRoutes, type Channel, type DriveEmulator } from '../../testkit/emulators/google-drive.ts'
 import { binaryGarbage, samplePdf, sampleXlsx } from '../../testkit/sample-files.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
-import { waitFor } from '../../testkit/wait.ts'
 
 const WEBHOOK = '/v3/connections/webhooks/google-drive'
 
@@ -261,34 +260,6 @@ describeEachDriver('Google Drive connector', (driver) => {
 		expect((await h.items(id)).map((item) => item.externalId)).toEqual([fine.id])
 	}, 60_000)
 
-	it('stops at documentLimit and says so in the sync run', async () => {
-		const folder = drive.folder('Many')
-		for (let i = 0; i < 5; i++) drive.doc(`Many ${i}`, `body ${i}`, folder)
-		const { id } = await h.connect({ containerTag: 'limited', documentLimit: 2 })
-		const since = new Date().toISOString()
-		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ id: folder }] })
-		const connection = await h.settled(id, since)
-		expect(connection.lastSyncRun.status).toBe('limit_reached')
-		expect(connection.lastSyncRun.error).toContain('documentLimit (2)')
-		expect(await h.items(id)).toHaveLength(2)
-	}, 60_000)
-
-	it('marks the connection expired when Google refuses the refresh token (invalid_grant) and stops its schedule', async () => {
-		const { id } = await h.connect({ containerTag: 'revoked' })
-		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).toContain(id)
-		google.revokeAll()
-		await h.sync(id, 'revoked')
-		// The run is marked failed just before the connection is marked expired.
-		const connection = await waitFor(async () => {
-			const { body } = await t.json('GET', `/v3/connections/${id}`)
-			return body.status === 'active' ? null : body
-		})
-		expect(connection.status).toBe('expired')
-		expect(connection.error).toContain('invalid_grant')
-		expect(connection.lastSyncRun).toMatchObject({ status: 'failed', errorCode: 'auth_expired' })
-		expect((await t.service.queue.scheduled(SYNC_QUEUE)).map((s) => s.key)).not.toContain(id)
-	}, 60_000)
-
 	it("deletes a connection: its channel stopped, its documents gone, the account's grant kept for its other connections", async () => {
 		const folder = drive.folder('Doomed')
 		drive.doc('Doomed doc', 'goes away', folder)
@@ -305,57 +276,5 @@ describeEachDriver('Google Drive connector', (driver) => {
 		// Earlier connections of this file hold the same account's grant to the same application: not revoked.
 		expect(google.log.filter((line) => line === 'POST /revoke').length).toBe(revokes)
 		for (const doc of docs) expect((await t.json('GET', `/v3/documents/${doc}`)).status).toBe(404)
-	}, 60_000)
-
-	it("keeps organizations apart: another key sees none of the connection's documents and cannot reach it", async () => {
-		const folder = drive.folder('Private')
-		drive.doc('Private plan', 'The secret launch date is June 3.', folder)
-		const { id } = await h.connect({ containerTag: 'private' })
-		const since = new Date().toISOString()
-		await t.json('POST', `/v3/connections/${id}/configure`, { resources: [{ id: folder }] })
-		await h.settled(id, since)
-		const [item] = await h.items(id)
-		await t.waitForStatus(item!.documentId)
-		const other = await t.createKey(`Drive other ${driver}`)
-		expect((await t.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
-		expect((await t.json('GET', `/v3/connections/${id}/resources`, undefined, other)).status).toBe(404)
-		expect((await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] }, other)).status).toBe(404)
-		expect((await t.json('POST', '/v3/connections/google-drive/documents', {}, other)).body).toEqual([])
-		expect((await t.json('GET', `/v3/documents/${item!.documentId}`, undefined, other)).status).toBe(404)
-		const search = await t.json('POST', '/v3/search', { q: 'secret launch date' }, other)
-		expect(search.body.results).toEqual([])
-		expect((await t.json('DELETE', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
-		expect((await t.json('GET', `/v3/connections/${id}`)).status).toBe(200)
-	}, 60_000)
-})
-
-describe('Google Drive connector: OAuth applications', () => {
-	it("uses the organization's own Google application (googleDrive* settings), and without any says what to set", async () => {
-		const google = startGoogleEmulator({ clientId: 'org-app.apps.googleusercontent.com', clientSecret: 'org-secret' })
-		const t = await startTestService('pglite', {
-			plugins: [googleDrive({ accountsUrl: google.url, oauthUrl: google.url, apiUrl: google.url })],
-			extractor: null,
-		})
-		try {
-			const refused = await t.json('POST', '/v3/connections/google-drive', { containerTag: 'x' })
-			expect(refused.status).toBe(400)
-			expect(refused.body.details).toContain('GOOGLE_CLIENT_ID')
-			expect(refused.body.details).toContain('googleDriveClientId')
-			await t.json('PATCH', '/v3/settings', {
-				googleDriveClientId: 'org-app.apps.googleusercontent.com',
-				googleDriveClientSecret: 'org-secret',
-				googleDriveCustomKeyEnabled: true,
-			})
-			const created = await t.json('POST', '/v3/connections/google-drive', { containerTag: 'custom' })
-			expect(created.status).toBe(200)
-			expect((await providerUrlOf(t, created.body.authLink)).searchParams.get('client_id')).toBe(
-				'org-app.apps.googleusercontent.com',
-			)
-			const stored = await t.service.plugins.storage.connections.byId(created.body.id)
-			expect(stored?.app).not.toContain('org-secret')
-		} finally {
-			await t.stop()
-			google.stop()
-		}
 	}, 60_000)
 })

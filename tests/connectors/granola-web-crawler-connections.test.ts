@@ -196,18 +196,4 @@ describeEachDriver('granola and web-crawler connections', (driver) => {
 			expect(syncRuns.some((run) => run.trigger === 'manual' && run.deleted === 1)).toBe(true)
 		}
 	})
-
-	it('keeps each organization to its own connections and documents', async () => {
-		const other = await test.createKey(`other-${driver}`)
-		const mine = (await test.json('POST', '/v3/connections/list', {})).body as { id: string }[]
-		expect(mine.length).toBe(2)
-		expect((await test.json('POST', '/v3/connections/list', {}, other)).body).toEqual([])
-		for (const { id } of mine) {
-			expect((await test.json('GET', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
-			expect((await test.json('DELETE', `/v3/connections/${id}`, undefined, other)).status).toBe(404)
-		}
-		expect((await test.json('POST', '/v3/connections/granola/documents', {}, other)).body).toEqual([])
-		const search = await test.json('POST', '/v3/search', { q: 'greenhouse heater thermostat' }, other)
-		expect(search.body.results).toEqual([])
-	})
 })
