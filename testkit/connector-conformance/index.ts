@@ -38,6 +38,11 @@ export interface ConformanceEmulator {
 	readsPerItem?: number
 	/** Listings the emulator served from their first page so far, for a connector that resumes a listing mid-way. */
 	fullListings?(): number
+	/**
+	 * Every run asks for every item again, conditionally (a crawler's validators, answered 304 when unchanged): the
+	 * kill -9 case then does not bound the reads after the kill.
+	 */
+	revalidatesItems?: boolean
 }
 
 export interface ConformanceOptions {

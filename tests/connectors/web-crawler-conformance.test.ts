@@ -41,6 +41,8 @@ connectorConformance({
 		revocable: false,
 		// The page budget: the crawl stops at documentLimit by itself.
 		selfLimited: true,
+		// A crawl asks for every page again with its validators (a 304 when unchanged), a resumed one too.
+		revalidatesItems: true,
 		faults: () => site.faults,
 		itemReads: /^\/docs\/items\//,
 		listing: /^\/docs\/$/,
