@@ -81,10 +81,10 @@ function startSite(text: TextGenerator) {
 	const server = Bun.serve({
 		hostname: '127.0.0.1',
 		port: 0,
-		fetch(request) {
+		async fetch(request) {
 			const path = new URL(request.url).pathname
 			state.requests++
-			const fault = faults.before(request)
+			const fault = await faults.before(request)
 			if (fault) return fault
 			if (path === '/robots.txt') return new Response('User-agent: *\nDisallow: /private/\n')
 			const html = pages.get(path)
