@@ -1,37 +1,21 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
-import { gmail } from '../../connectors/gmail/index.ts'
 import { renewSubscriptions } from '../../core/connectors/lifecycle.ts'
 import { authorizeThroughEmulator, providerUrlOf, syncSettled } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
+import {
+	GMAIL_PUSH_AUDIENCE as AUDIENCE,
+	startGmailService,
+	GMAIL_TOPIC as TOPIC,
+} from '../../testkit/gmail-service.ts'
 import { samplePdf } from '../../testkit/sample-files.ts'
-import { startTestService, type TestService } from '../../testkit/service.ts'
+import type { TestService } from '../../testkit/service.ts'
 
-const AUDIENCE = 'https://memory.example.com/v3/connections/webhooks/gmail'
-const TOPIC = 'projects/demo-project/topics/gmail'
 const PUSH_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
 
 /** A service with the Gmail connector on the emulator, and helpers to walk a connection through Google's OAuth. */
 async function harness(driver: 'pglite' | 'postgres', emulator: GmailEmulator) {
-	const t = await startTestService(driver, {
-		env: {
-			GOOGLE_CLIENT_ID: emulator.google.clientId,
-			GOOGLE_CLIENT_SECRET: emulator.google.clientSecret,
-			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
-		},
-		plugins: [
-			gmail({
-				accountsUrl: emulator.url,
-				oauthUrl: emulator.url,
-				apiUrl: emulator.url,
-				pubsubTopic: TOPIC,
-				pushAudience: AUDIENCE,
-				pushServiceAccount: PUSH_ACCOUNT,
-				pushJwksUrl: emulator.jwksUrl,
-			}),
-		],
-		extractor: null,
-	})
+	const t = await startGmailService(driver, emulator, PUSH_ACCOUNT)
 	const settled = (id: string, since: string, key = t.key) => syncSettled(t, id, since, key)
 	const connect = async (body: Record<string, unknown> = {}, key = t.key) => {
 		const { created, landed } = await authorizeThroughEmulator(t, 'gmail', { containerTag: 'mail', ...body }, key)

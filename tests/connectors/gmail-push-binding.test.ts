@@ -1,37 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { gmail } from '../../connectors/gmail/index.ts'
 import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
 import { type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
-import { startTestService, type TestService } from '../../testkit/service.ts'
+import { GMAIL_PUSH_AUDIENCE as AUDIENCE, startGmailService } from '../../testkit/gmail-service.ts'
+import type { TestService } from '../../testkit/service.ts'
 
-const TOPIC = 'projects/demo-project/topics/gmail'
-const AUDIENCE = 'https://memory.example.com/v3/connections/webhooks/gmail'
 const SERVER_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
 const ORG_ACCOUNT = 'org-push@org-project.iam.gserviceaccount.com'
 const STRANGER_ACCOUNT = 'anyone@attacker-project.iam.gserviceaccount.com'
 const ORG_CLIENT = { id: 'org-client.apps.googleusercontent.com', secret: 'org-secret', project: 'org-project' }
-
-async function gmailService(emulator: GmailEmulator, serviceAccount: string | undefined) {
-	return startTestService('pglite', {
-		env: {
-			GOOGLE_CLIENT_ID: emulator.google.clientId,
-			GOOGLE_CLIENT_SECRET: emulator.google.clientSecret,
-			MEMORY_WEBHOOK_DEBOUNCE_SECONDS: '0',
-		},
-		plugins: [
-			gmail({
-				accountsUrl: emulator.url,
-				oauthUrl: emulator.url,
-				apiUrl: emulator.url,
-				pubsubTopic: TOPIC,
-				pushAudience: AUDIENCE,
-				pushServiceAccount: serviceAccount,
-				pushJwksUrl: emulator.jwksUrl,
-			}),
-		],
-		extractor: null,
-	})
-}
 
 const webhook = (t: TestService, delivery: { body: string; headers: Record<string, string> }) =>
 	t.request('POST', '/v3/connections/webhooks/gmail', { body: delivery.body, headers: delivery.headers, key: null })
@@ -51,7 +27,7 @@ describe('Gmail push without a push service account', () => {
 	let t: TestService
 	beforeAll(async () => {
 		emulator = await startGmailEmulator()
-		t = await gmailService(emulator, undefined)
+		t = await startGmailService('pglite', emulator, undefined)
 	}, 120_000)
 	afterAll(async () => {
 		await t.stop()
@@ -83,7 +59,7 @@ describe("Gmail push bound to the service account of the connection's applicatio
 	beforeAll(async () => {
 		emulator = await startGmailEmulator()
 		emulator.google.addClient(ORG_CLIENT.id, ORG_CLIENT.secret, ORG_CLIENT.project)
-		t = await gmailService(emulator, SERVER_ACCOUNT)
+		t = await startGmailService('pglite', emulator, SERVER_ACCOUNT)
 		org = await t.createKey('Own application')
 		const settings = await t.json(
 			'PATCH',
