@@ -3,14 +3,18 @@
  * searched container, with 1,000 other containers in the same organization, at concurrency 1 and 16.
  * Seeding writes through the storage plugin; every measured request goes over HTTP to a separate server process.
  *
- *   bun bench/search.ts [--driver embedded|postgres] [--quick]
+ * With `--bulk` (PostgreSQL only) the store is loaded by COPY with the indexes built after the load
+ * (bench/lib/bulk-seed.ts), which reaches sizes the storage plugin's writes cannot; `--size` lists the sizes.
+ *
+ *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m]
  */
 import postgres from 'postgres'
 import { TextGenerator } from '../testkit/text.ts'
+import { type BulkTarget, type BulkTimings, bulkSeed } from './lib/bulk-seed.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
-import { searchAccessPaths } from './lib/plans.ts'
+import { analyzedVectorPlan, searchAccessPaths } from './lib/plans.ts'
 import { seedDocuments, seedOtherContainers } from './lib/seed.ts'
 import { seedMemories } from './lib/seed-memories.ts'
 import { startServer } from './lib/server.ts'
@@ -19,14 +23,28 @@ import {
 	createStore,
 	type Driver,
 	driversToRun,
+	flagValue,
 	openPlugins,
 	prepareStore,
 	QUICK,
 } from './lib/store.ts'
-import { type Cell, heading, note, printTable } from './lib/table.ts'
+import { bytes, type Cell, heading, note, printTable } from './lib/table.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
-const SIZES = QUICK ? [1_000, 5_000] : [1_000, 10_000, 100_000]
+const BULK = process.argv.includes('--bulk')
+
+/** `--size 100k,300k,1m`: chunk counts with k (thousand) and m (million) suffixes. */
+function parseSizes(value: string | undefined): number[] | null {
+	if (!value) return null
+	return value.split(',').map((part) => {
+		const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(part.trim())
+		if (!match) throw new Error(`--size: "${part}" is not a size like 100k or 1m`)
+		return Math.round(Number(match[1]) * { '': 1, k: 1_000, m: 1_000_000 }[match[2]!.toLowerCase() as '' | 'k' | 'm'])
+	})
+}
+
+const SIZES =
+	parseSizes(flagValue(process.argv.slice(2), 'size')) ?? (QUICK ? [1_000, 5_000] : [1_000, 10_000, 100_000])
 const OTHER_CONTAINERS = QUICK ? 100 : 1_000
 const CHUNKS_PER_OTHER_CONTAINER = QUICK ? 5 : 20
 const CONCURRENCY = [1, 16]
@@ -36,6 +54,66 @@ const TARGET = 'bench-searched'
 const V4_MODES = ['memories', 'hybrid', 'documents'] as const
 
 let queries: string[] = []
+
+interface Build {
+	size: number
+	timings: BulkTimings
+	disk: { database: number; chunks: number; memories: number }
+	/** Peak RSS of the server process while it was measured. */
+	rss: number
+}
+const builds: Build[] = []
+const analyzedPlans: Cell[][] = []
+const knownRows: Cell[][] = []
+
+/** The 1,000 neighbours of the searched container, each with its chunks and as many memories. */
+function otherContainerTargets(): BulkTarget[] {
+	return Array.from({ length: OTHER_CONTAINERS }, (_, index) => ({
+		containerTag: `other-${index}`,
+		chunks: CHUNKS_PER_OTHER_CONTAINER,
+		memories: CHUNKS_PER_OTHER_CONTAINER,
+		documentBytes: Math.max(400, CHUNKS_PER_OTHER_CONTAINER * 850),
+		seed: 1_000_000 + index,
+	}))
+}
+
+/**
+ * Searches for a stored chunk's and a stored memory's own text, which must come back (first in the vector ranking:
+ * the query's embedding is the row's): a bulk-loaded store answers the service's searches like a written one.
+ */
+async function knownRowCheck(client: BenchClient, url: string, size: number): Promise<void> {
+	const sql = postgres(url, { max: 1, onnotice: () => {} })
+	const [chunk] = await sql<{ content: string; document_id: string }[]>`
+		SELECT content, document_id FROM chunks WHERE container_tag = ${TARGET} ORDER BY id LIMIT 1 OFFSET ${Math.floor(size / 2)}`
+	const [memory] = await sql<{ memory: string; id: string }[]>`
+		SELECT memory, id FROM memories WHERE container_tag = ${TARGET} ORDER BY id LIMIT 1 OFFSET ${Math.floor(size / 2)}`
+	await sql.end()
+	const found = async (body: unknown, id: string) => {
+		const reply = await client.post(
+			body && (body as { searchMode?: string }).searchMode ? '/v4/search' : '/v3/search',
+			body,
+		)
+		return reply.status === 200 && JSON.stringify(reply.body).includes(id) ? 'found' : `NOT FOUND (${reply.status})`
+	}
+	knownRows.push([
+		size.toLocaleString('en'),
+		await found({ q: chunk!.content, containerTag: TARGET, limit: 5 }, chunk!.document_id),
+		await found({ q: chunk!.content, containerTag: TARGET, searchMode: 'hybrid', limit: 5 }, chunk!.document_id),
+		await found({ q: memory!.memory, containerTag: TARGET, searchMode: 'memories', limit: 5 }, memory!.id),
+	])
+}
+
+async function relationSizes(url: string): Promise<Build['disk']> {
+	const sql = postgres(url, { max: 1, onnotice: () => {} })
+	try {
+		const [row] = await sql<{ database: string; chunks: string; memories: string }[]>`
+			SELECT pg_database_size(current_database())::text AS database,
+				pg_total_relation_size('chunks')::text AS chunks, pg_total_relation_size('memories')::text AS memories`
+		return { database: Number(row!.database), chunks: Number(row!.chunks), memories: Number(row!.memories) }
+	} finally {
+		await sql.end()
+	}
+}
 
 interface Row {
 	driver: Driver
@@ -59,47 +137,81 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 		const { key, orgId } = await prepareStore(store)
 		const scope = { orgId }
 		let plugins = await openPlugins(store)
-		const started = performance.now()
-		const others = await seedOtherContainers(plugins, scope, {
-			containers: OTHER_CONTAINERS,
-			chunksEach: CHUNKS_PER_OTHER_CONTAINER,
-			concurrency: driver === 'postgres' ? 4 : 1,
-		})
-		console.error(
-			`[search/${driver}] seeded ${OTHER_CONTAINERS} other containers: ${others.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
-		)
 		let seeded = 0
 		let memoriesSeeded = 0
-		for (const size of SIZES) {
-			const seedStarted = performance.now()
-			const added = await seedDocuments(plugins, scope, {
-				containerTag: TARGET,
-				chunks: size - seeded,
-				documentBytes: 9_000,
-				seed: size,
+		if (!BULK) {
+			const started = performance.now()
+			const others = await seedOtherContainers(plugins, scope, {
+				containers: OTHER_CONTAINERS,
+				chunksEach: CHUNKS_PER_OTHER_CONTAINER,
 				concurrency: driver === 'postgres' ? 4 : 1,
 			})
-			seeded += added.chunks
-			if ('memories' in plugins.storage) {
-				memoriesSeeded += await seedMemories(plugins, scope, {
-					containerTag: TARGET,
-					count: size - memoriesSeeded,
-					seed: size,
+			console.error(
+				`[search/${driver}] seeded ${OTHER_CONTAINERS} other containers: ${others.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+			)
+		}
+		for (const size of SIZES) {
+			const seedStarted = performance.now()
+			if (BULK) {
+				const targets: BulkTarget[] = [
+					...(seeded === 0 ? otherContainerTargets() : []),
+					{
+						containerTag: TARGET,
+						chunks: size - seeded,
+						memories: size - memoriesSeeded,
+						documentBytes: 9_000,
+						seed: size,
+					},
+				]
+				const timings = await bulkSeed(store.databaseUrl!, plugins.embedder, scope, targets, {
+					log: (line) => console.error(`[search/${driver}] ${line}`),
 				})
+				const searched = timings.loaded.find((entry) => entry.containerTag === TARGET)!
+				seeded += searched.chunks
+				memoriesSeeded += searched.memories
+				builds.push({ size, timings, disk: await relationSizes(store.databaseUrl!), rss: Number.NaN })
+			} else {
+				const added = await seedDocuments(plugins, scope, {
+					containerTag: TARGET,
+					chunks: size - seeded,
+					documentBytes: 9_000,
+					seed: size,
+					concurrency: driver === 'postgres' ? 4 : 1,
+				})
+				seeded += added.chunks
+				if ('memories' in plugins.storage) {
+					memoriesSeeded += await seedMemories(plugins, scope, {
+						containerTag: TARGET,
+						count: size - memoriesSeeded,
+						seed: size,
+					})
+				}
 			}
 			console.error(
 				`[search/${driver}] searched container at ${seeded} chunks and ${memoriesSeeded} memories (${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`,
 			)
 			const [vector] = await plugins.embedder.embed([queries[0]!], 'query')
 			await plugins.stop()
-			await analyze(store)
+			if (!BULK) await analyze(store)
 			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, vector!)
 			paths.push([driver, size.toLocaleString('en'), access.vector, access.text])
+			if (store.databaseUrl) {
+				const analyzed = await analyzedVectorPlan(store, scope, TARGET, vector!)
+				console.error(`[search/${driver}] EXPLAIN (ANALYZE, BUFFERS) at ${size}:\n${analyzed.plan}`)
+				analyzedPlans.push([
+					size.toLocaleString('en'),
+					analyzed.index ? 'HNSW (chunks_embedding_idx)' : 'no HNSW',
+					analyzed.removedByFilter,
+					`${analyzed.sharedHit} / ${analyzed.sharedRead}`,
+					analyzed.ms.toFixed(1),
+				])
+			}
 
 			const server = await startServer(store)
 			try {
 				const client = new BenchClient(server.url, key)
 				const v4 = await client.hasRoute('POST', '/v4/search', { q: 'probe' })
+				if (BULK) await knownRowCheck(client, store.databaseUrl!, size)
 				const endpoints: { name: string; path: string; body: (i: number) => unknown }[] = [
 					{ name: 'v3', path: '/v3/search', body: (i) => ({ q: queries[i % queries.length], containerTag: TARGET }) },
 					...(v4
@@ -122,6 +234,8 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 					}
 				}
 				if (!v4) rows.push({ driver, size, endpoint: 'v4 (all modes)', result: null })
+				const build = builds.find((entry) => entry.size === size)
+				if (build) build.rss = server.memory().peak
 			} finally {
 				await server.stop()
 			}
@@ -140,6 +254,7 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 
 async function main() {
 	const drivers = driversToRun()
+	if (BULK && drivers.includes('embedded')) throw new Error('--bulk loads PostgreSQL only: add --driver postgres')
 	const generator = new TextGenerator(42, await loadVocabulary())
 	queries = Array.from({ length: 500 }, () => generator.query())
 	heading('Search latency')
@@ -164,6 +279,59 @@ async function main() {
 		['driver', 'chunks', 'vector search', 'full-text search'],
 		paths,
 	)
+	if (analyzedPlans.length > 0) {
+		printTable(
+			'Container-filtered vector search of chunks, limit 100 (EXPLAIN (ANALYZE, BUFFERS))',
+			['chunks', 'path', 'rows removed by the container filter', 'shared hit / read', 'execution ms'],
+			analyzedPlans,
+		)
+	}
+	if (knownRows.length > 0) {
+		printTable(
+			'Known rows of the bulk load found by their own text',
+			['chunks', 'v3 chunk', 'v4 hybrid chunk', 'v4 memories memory'],
+			knownRows,
+		)
+	}
+	if (builds.length > 0) {
+		const seconds = (value: number) => (value / 1000).toFixed(1)
+		const indexMs = (build: Build, name: string) => build.timings.indexes.find((index) => index.name === name)?.ms ?? 0
+		printTable(
+			'Bulk load (COPY, indexes built after)',
+			[
+				'chunks',
+				'rows loaded (chunks + memories)',
+				'COPY s',
+				'rows/s',
+				'HNSW chunks s',
+				'HNSW memories s',
+				'other indexes s',
+				'database',
+				'chunks table',
+				'memories table',
+				'server peak RSS',
+			],
+			builds.map((build) => {
+				const hnsw = indexMs(build, 'chunks_embedding_idx') + indexMs(build, 'memories_embedding_idx')
+				const all = build.timings.indexes.reduce((total, index) => total + index.ms, 0)
+				const rowsLoaded = build.timings.chunks + build.timings.memories
+				return [
+					build.size.toLocaleString('en'),
+					rowsLoaded.toLocaleString('en'),
+					seconds(build.timings.copyMs),
+					Math.round(rowsLoaded / (build.timings.copyMs / 1000)).toLocaleString('en'),
+					seconds(indexMs(build, 'chunks_embedding_idx')),
+					seconds(indexMs(build, 'memories_embedding_idx')),
+					seconds(all - hnsw),
+					bytes(build.disk.database),
+					bytes(build.disk.chunks),
+					bytes(build.disk.memories),
+					bytes(build.rss),
+				]
+			}),
+		)
+		note('Each load drops and rebuilds the indexes over the whole table: the build times are for the size in that row.')
+	}
 }
 
 await main()

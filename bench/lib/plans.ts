@@ -42,3 +42,44 @@ export async function searchAccessPaths(
 		await driver.close()
 	}
 }
+
+/**
+ * The container-filtered vector search of chunks, run under EXPLAIN (ANALYZE, BUFFERS) on a PostgreSQL store: the
+ * plan text, whether it went through the HNSW index, and the rows the index handed over that the container filter
+ * removed (more rows than `hnsw.ef_search` means pgvector's iterative scan went on past the first candidates).
+ */
+export async function analyzedVectorPlan(
+	store: BenchStore,
+	scope: Scope,
+	containerTag: string,
+	vector: Float32Array,
+): Promise<{
+	plan: string
+	index: boolean
+	removedByFilter: number
+	sharedHit: number
+	sharedRead: number
+	ms: number
+}> {
+	const driver = openPostgres(store.databaseUrl!)
+	try {
+		const { vector: plan } = await searchPlans(
+			driver.db,
+			scope,
+			{ containerTags: [containerTag], vector, terms: [], limit: 100 },
+			{},
+			{ analyze: true, buffers: true },
+		)
+		const sum = (pattern: RegExp) => [...plan.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0)
+		return {
+			plan,
+			index: /chunks_embedding_idx/.test(plan),
+			removedByFilter: sum(/Rows Removed by Filter: (\d+)/g),
+			sharedHit: Number(/Buffers: shared hit=(\d+)/.exec(plan)?.[1] ?? 0),
+			sharedRead: Number(/read=(\d+)/.exec(plan)?.[1] ?? 0),
+			ms: Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN),
+		}
+	} finally {
+		await driver.close()
+	}
+}

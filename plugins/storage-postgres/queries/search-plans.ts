@@ -7,20 +7,20 @@ import { setLocal } from './set-local.ts'
 /**
  * The query plans (EXPLAIN) of the vector and the full-text search for a query, to check which indexes they use.
  * `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`; with `analyze` the
- * searches run and the plans carry actual row counts and times (EXPLAIN ANALYZE).
+ * searches run and the plans carry actual row counts and times (EXPLAIN ANALYZE), with `buffers` the pages read too.
  */
 export async function searchPlans(
 	db: Db,
 	scope: Scope,
 	query: ChunkSearchQuery,
 	settings: Record<string, string> = {},
-	options: { analyze?: boolean } = {},
+	options: { analyze?: boolean; buffers?: boolean } = {},
 ): Promise<{ vector: string; text: string | null }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
 			await setLocal(tx, { ...vectorScanSettings(), ...settings })
 			const rows = await tx.query<{ 'QUERY PLAN': string }>(
-				`EXPLAIN ${options.analyze ? '(ANALYZE) ' : ''}${statement.text}`,
+				`EXPLAIN ${options.analyze ? `(ANALYZE${options.buffers ? ', BUFFERS' : ''}) ` : ''}${statement.text}`,
 				statement.params,
 			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
