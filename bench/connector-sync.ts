@@ -31,6 +31,7 @@ import { startGraphEmulator } from '../testkit/emulators/graph.ts'
 import { block, startNotionEmulator } from '../testkit/emulators/notion.ts'
 import { stopProvisionedPostgres } from '../testkit/postgres.ts'
 import { startTestService, type TestService } from '../testkit/service.ts'
+import { random } from '../testkit/text.ts'
 
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
 const provider = arg('--provider') ?? 'github'
@@ -128,17 +129,7 @@ async function setUp(): Promise<{
 
 const bench = await setUp()
 
-/** mulberry32: a seeded draw, so the 5xx fall on the same requests in every run. */
-function seeded(seed: number): () => number {
-	let state = seed
-	return () => {
-		state = (state + 0x6d2b79f5) | 0
-		let x = Math.imul(state ^ (state >>> 15), 1 | state)
-		x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
-		return ((x ^ (x >>> 14)) >>> 0) / 4_294_967_296
-	}
-}
-if (withFaults) bench.faults.random = seeded(28)
+if (withFaults) bench.faults.random = random(28)
 const t = await startTestService(driver, { env: bench.env, plugins: [bench.plugin], extractor: null })
 
 async function searchLatencies(count: number): Promise<number[]> {

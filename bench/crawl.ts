@@ -13,7 +13,7 @@
 import { webCrawler } from '../connectors/web-crawler/index.ts'
 import { type CursorValue, createLogger, type SyncContext, type SyncEvent } from '../core/index.ts'
 import { type Faults, faultLayer } from '../testkit/emulators/faults.ts'
-import { TextGenerator } from '../testkit/text.ts'
+import { random, TextGenerator } from '../testkit/text.ts'
 import { waitUntilProcessed } from './lib/documents.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
@@ -21,18 +21,6 @@ import { startServer } from './lib/server.ts'
 import { createStore, driversToRun, prepareStore, QUICK } from './lib/store.ts'
 import { type Cell, fixed, heading, printTable } from './lib/table.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
-
-/** A seeded draw (mulberry32), so the 5xx share falls on the same requests every run. */
-function seeded(seed: number): () => number {
-	let state = seed >>> 0
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0
-		let t = state
-		t = Math.imul(t ^ (t >>> 15), t | 1)
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-	}
-}
 
 const PAGES = QUICK ? 60 : 300
 const SECTIONS = 10
@@ -75,7 +63,7 @@ function startSite(text: TextGenerator) {
 	}
 	const etags = new Map([...pages].map(([path, html]) => [path, `"${Bun.hash(html).toString(16)}"`]))
 	const state = { requests: 0 }
-	const faults = faultLayer('website', seeded(29))
+	const faults = faultLayer('website', random(29))
 	// robots.txt answering 5xx would stop the whole crawl (RFC 9309): the faults are for pages.
 	faults.faults.only = /^\/docs\//
 	const server = Bun.serve({

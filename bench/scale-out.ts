@@ -6,9 +6,11 @@
  *
  *   BENCH_DATABASE_URL=postgres://... bun bench/scale-out.ts [--documents 600] [--layouts 1x1,2x2]
  */
+
 import { BENCH_DATABASE_URL } from './lib/database.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
+import { numberedProse, numberedQuery } from './lib/numbered-texts.ts'
 import { type ServerProcess, startServer, startWorker } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import { createStore, flagValue, prepareStore } from './lib/store.ts'
@@ -21,13 +23,6 @@ const layouts = (flagValue(argv, 'layouts') ?? '1x1,2x2').split(',').map((layout
 	return { apis: apis!, workers: workers! }
 })
 const CLIENTS = 16
-const words = ['river', 'station', 'garden', 'winter', 'market', 'letter', 'engine', 'harbor', 'violin', 'forest']
-const prose = (i: number) =>
-	Array.from(
-		{ length: 12 },
-		(_, s) =>
-			`The ${words[(i + s) % 10]} near team ${(i * 7 + s) % 41} reported ${(i + s) % 97} new items on day ${s + 1}.`,
-	).join(' ')
 
 if (!BENCH_DATABASE_URL) {
 	console.error('scale-out needs BENCH_DATABASE_URL (an admin URL of a PostgreSQL with pgvector)')
@@ -52,7 +47,7 @@ async function measure(apis: number, workers: number) {
 			while (next < documents) {
 				const i = next++
 				const reply = await clients[i % clients.length]!.post('/v3/documents', {
-					content: prose(i),
+					content: numberedProse(i),
 					containerTag: `scale-${i % 16}`,
 					dreaming: 'instant',
 				})
@@ -63,7 +58,7 @@ async function measure(apis: number, workers: number) {
 		const searcher = async () => {
 			for (let i = 0; posting; i++) {
 				const reply = await clients[i % clients.length]!.post('/v4/search', {
-					q: `${words[i % 10]} reported by team ${i % 41}`,
+					q: numberedQuery(i),
 					containerTag: `scale-${i % 16}`,
 					searchMode: 'hybrid',
 					limit: 10,

@@ -13,6 +13,7 @@
  *   bun bench/search-under-load.ts [--root ../wt-base] [--driver embedded|postgres] [--phases ingest,dreaming,sync]
  *     [--rounds 1] [--rate 20] [--seconds 20] [--files 1000]
  */
+
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { authorizeThroughEmulator } from '../testkit/connections.ts'
@@ -21,6 +22,7 @@ import type { TestService } from '../testkit/service.ts'
 import { commitOf, prepareKey } from './lib/checkout.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
+import { numberedChat, numberedProse, numberedQuery } from './lib/numbered-texts.ts'
 import { type ServerProcess, startServer } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import { type BenchStore, createStore, type Driver, flagValue } from './lib/store.ts'
@@ -52,16 +54,6 @@ interface Probe {
 	serverMs: number
 	clientMs: number
 }
-
-const words = ['river', 'station', 'garden', 'winter', 'market', 'letter', 'engine', 'harbor', 'violin', 'forest']
-const prose = (i: number) =>
-	Array.from(
-		{ length: 12 },
-		(_, s) =>
-			`The ${words[(i + s) % 10]} near team ${(i * 7 + s) % 41} reported ${(i + s) % 97} new items on day ${s + 1}.`,
-	).join(' ')
-const chat = (i: number) =>
-	`Caroline: I went to the ${words[i % 10]} with my sister on day ${i}.\nMelanie: How was it? Did you meet team ${i % 23}?\nCaroline: Yes, they showed us ${i % 50} new ideas.`
 
 async function openSide(label: string, root: string): Promise<Side> {
 	const store = await createStore(driver)
@@ -122,7 +114,11 @@ async function seed(side: Side): Promise<void> {
 	for (let i = 0; i < SEED_DOCUMENTS; i += 20) {
 		await Promise.all(
 			Array.from({ length: 20 }, (_, k) =>
-				side.client.post('/v3/documents', { content: prose(i + k), containerTag: PROBE_TAG, dreaming: 'instant' }),
+				side.client.post('/v3/documents', {
+					content: numberedProse(i + k),
+					containerTag: PROBE_TAG,
+					dreaming: 'instant',
+				}),
 			),
 		)
 	}
@@ -136,7 +132,7 @@ async function probe(side: Side, until: Promise<unknown> | number): Promise<Prob
 	if (typeof until !== 'number') void until.finally(() => (done = true))
 	for (let i = 0; typeof until === 'number' ? i < until : !done; i++) {
 		const reply = await side.client.post('/v4/search', {
-			q: `${words[i % 10]} reported by team ${i % 41}`,
+			q: numberedQuery(i),
 			containerTag: PROBE_TAG,
 			searchMode: 'hybrid',
 			limit: 10,
@@ -158,7 +154,7 @@ async function ingestLoad(side: Side, round: number): Promise<void> {
 		if (wait > 0) await Bun.sleep(wait)
 		posts.push(
 			side.client.post('/v3/documents', {
-				content: prose(10_000 + i),
+				content: numberedProse(10_000 + i),
 				containerTag: `ingest-${round}`,
 				dreaming: 'instant',
 			}),
@@ -171,7 +167,7 @@ async function ingestLoad(side: Side, round: number): Promise<void> {
 async function dreamingLoad(side: Side, round: number): Promise<void> {
 	const posts = Array.from({ length: 200 }, (_, i) =>
 		side.client.post('/v3/documents', {
-			content: chat(i),
+			content: numberedChat(i),
 			containerTag: `dreaming-${round}-${i % 10}`,
 			dreaming: 'dynamic',
 		}),
@@ -196,7 +192,7 @@ async function dreamingLoad(side: Side, round: number): Promise<void> {
 async function syncLoad(side: Side, round: number): Promise<void> {
 	const repo = `bench/${side.label.toLowerCase()}-${round}`
 	const content: Record<string, string> = {}
-	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${prose(20_000 + i)}`
+	for (let i = 0; i < files; i++) content[`docs/page-${i}.md`] = `# Page ${i}\n\n${numberedProse(20_000 + i)}`
 	github.createRepo(repo, content)
 	const t = asTestService(side)
 	const { created } = await authorizeThroughEmulator(t, 'github', { containerTag: `sync-${round}` })

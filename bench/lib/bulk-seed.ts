@@ -199,6 +199,42 @@ export async function bulkSeed(
 	}
 }
 
+/** A `done` text document's row (DOCUMENT_COLUMNS); what differs between the chunks' and the memories' sources. */
+function doneDocument(
+	scope: Scope,
+	containerTag: string,
+	id: string,
+	content: string,
+	hash: string,
+	differs: {
+		source: string
+		stages: string
+		chunkGeneration: number
+		memoriesHash: string | null
+		memoriesFormedAt: string | null
+	},
+): CopyRow {
+	const { source, stages, chunkGeneration, memoriesHash, memoriesFormedAt } = differs
+	return [
+		id,
+		scope.orgId,
+		containerTag,
+		content,
+		hash,
+		source,
+		'text',
+		'memory',
+		'done',
+		'instant',
+		'done',
+		'{"seeded":true}',
+		stages,
+		chunkGeneration,
+		memoriesHash,
+		memoriesFormedAt,
+	]
+}
+
 async function loadChunks(
 	sql: postgres.Sql,
 	embedder: StartedPlugins['embedder'],
@@ -230,24 +266,16 @@ async function loadChunks(
 		let v = 0
 		for (const document of documents) {
 			const hash = contentHash(document.content)
-			streams.push('documents', [
-				document.id,
-				scope.orgId,
-				target.containerTag,
-				document.content,
-				hash,
-				'text',
-				'text',
-				'memory',
-				'done',
-				'instant',
-				'done',
-				'{"seeded":true}',
-				stages,
-				1,
-				null,
-				null,
-			])
+			streams.push(
+				'documents',
+				doneDocument(scope, target.containerTag, document.id, document.content, hash, {
+					source: 'text',
+					stages,
+					chunkGeneration: 1,
+					memoriesHash: null,
+					memoriesFormedAt: null,
+				}),
+			)
 			textParts(document.content).forEach((part, i) => {
 				streams.push('document_text_parts', [document.id, hash, i, part])
 			})
@@ -292,24 +320,16 @@ async function loadMemories(
 		const content = texts.join('\n')
 		const hash = contentHash(content)
 		const now = new Date().toISOString()
-		streams.push('documents', [
-			documentId,
-			scope.orgId,
-			target.containerTag,
-			content,
-			hash,
-			'memories',
-			'text',
-			'memory',
-			'done',
-			'instant',
-			'done',
-			'{"seeded":true}',
-			'[]',
-			0,
-			hash,
-			now,
-		])
+		streams.push(
+			'documents',
+			doneDocument(scope, target.containerTag, documentId, content, hash, {
+				source: 'memories',
+				stages: '[]',
+				chunkGeneration: 0,
+				memoriesHash: hash,
+				memoriesFormedAt: now,
+			}),
+		)
 		texts.forEach((memory, i) => {
 			const id = newId()
 			// One in five is a durable fact, as in seed-memories.ts.
