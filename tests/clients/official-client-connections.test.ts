@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { github } from '../../connectors/github/index.ts'
 import { type ClientHarness, startClientHarness } from '../../testkit/client.ts'
 import { followAuthLink } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { githubOnEmulator } from '../../testkit/github-service.ts'
 
 /** The published client's connections.* calls against a running server, GitHub served by the emulator. */
 describe('official client: connections', () => {
@@ -12,9 +12,7 @@ describe('official client: connections', () => {
 		emulator = startGithubEmulator()
 		emulator.createRepo('octo/docs', { 'README.md': '# Docs\n\nDeploys happen on Fridays.' })
 		h = await startClientHarness('pglite', {
-			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-			extractor: null,
+			...githubOnEmulator(emulator),
 		})
 	}, 180_000)
 	afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
-import { github } from '../../connectors/github/index.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { authorizeThroughEmulator } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { githubOnEmulator } from '../../testkit/github-service.ts'
 import { describePostgres } from '../../testkit/postgres.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
@@ -13,9 +13,7 @@ describePostgres('an API-only process on a database no worker has started on', (
 		emulator = startGithubEmulator()
 		t = await startTestService('postgres', {
 			role: 'api',
-			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-			extractor: null,
+			...githubOnEmulator(emulator),
 		})
 	}, 120_000)
 	afterAll(async () => {

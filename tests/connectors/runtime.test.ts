@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { github } from '../../connectors/github/index.ts'
 import { settingsFromEnv } from '../../core/config/settings.ts'
 import { SYNC_QUEUE } from '../../core/connectors/deps.ts'
 import { ConnectorAuthError, defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
 import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { githubOnEmulator } from '../../testkit/github-service.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
 /**
@@ -133,9 +133,7 @@ describe('connector runtime: a grant refused outside a sync', () => {
 		emulator = startGithubEmulator()
 		emulator.createRepo('octo/notes', { 'README.md': '# Notes' })
 		t = await startTestService('pglite', {
-			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-			extractor: null,
+			...githubOnEmulator(emulator),
 		})
 	}, 120_000)
 	afterAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
-import { github } from '../../connectors/github/index.ts'
 import { launchChromium, screenshot } from '../../testkit/browser.ts'
 import { authorizeLink } from '../../testkit/connections.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { githubOnEmulator } from '../../testkit/github-service.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
 /** The v5 picker link opens the console's chooser; what is chosen there becomes the connector's selection. */
@@ -21,9 +21,7 @@ describe('v5 picker in the console (Chromium)', () => {
 		emulator.createRepo('octo/handbook', { 'README.md': '# Handbook\n\nThe team ships on Thursdays.' })
 		emulator.createRepo('octo/other', { 'README.md': '# Other\n\nNot chosen.' })
 		t = await startTestService('pglite', {
-			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-			extractor: null,
+			...githubOnEmulator(emulator),
 		})
 		server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => t.service.app!.handle(request) })
 		base = `http://127.0.0.1:${server.port}`

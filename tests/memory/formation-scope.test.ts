@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Metadata } from '../../core/domain/types.ts'
 import { byScope, inScope, scopedContext } from '../../core/memory/formation-scope.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
+import { linkableMemory } from '../../testkit/linkable-memory.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 import { upload } from '../../testkit/upload.ts'
 
@@ -20,23 +21,7 @@ describe('formation scope matching', () => {
 	})
 
 	it('keeps only memories in scope, and each statement its nearest of them', () => {
-		const memory = (id: string, metadata: Record<string, unknown> | null) => ({
-			id,
-			memory: id,
-			contentKey: id,
-			subject: null,
-			attribute: null,
-			value: null,
-			version: 1,
-			rootId: id,
-			isStatic: false,
-			isLatest: true,
-			isForgotten: false,
-			metadata,
-			forgetAfter: null,
-			forgetReason: null,
-			eventDates: [],
-		})
+		const memory = (id: string, metadata: Record<string, unknown> | null) => linkableMemory(id, id, { metadata })
 		const context = {
 			memories: [memory('m1', { user: 'b' }), memory('m2', { user: 'a' }), memory('m3', { user: 'a' })],
 			nearest: [

@@ -4,6 +4,7 @@ import { type PreparedCandidate, planFormation } from '../../core/memory/link.ts
 import { contentKey } from '../../core/memory/normalize.ts'
 import { vec } from '../../testkit/contract/storage.contract.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
+import { linkableMemory } from '../../testkit/linkable-memory.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 import { testExtractor } from '../../testkit/test-extractor.ts'
 
@@ -30,27 +31,6 @@ function candidate(content: string, overrides: Partial<PreparedCandidate> = {}):
 	}
 }
 
-function existing(id: string, memory: string, overrides: Partial<LinkableMemory> = {}): LinkableMemory {
-	return {
-		id,
-		memory,
-		contentKey: contentKey(memory),
-		subject: null,
-		attribute: null,
-		value: null,
-		version: 1,
-		rootId: id,
-		isStatic: false,
-		isLatest: true,
-		isForgotten: false,
-		metadata: null,
-		forgetAfter: null,
-		forgetReason: null,
-		eventDates: [],
-		...overrides,
-	}
-}
-
 const context = (memories: LinkableMemory[], nearest: FormationContext['nearest'] = []): FormationContext => ({
 	memories,
 	nearest,
@@ -60,7 +40,7 @@ describe('memory linking (planFormation)', () => {
 	it('adds a source to the memory with the same text instead of a second row', () => {
 		const { plan, outcomes } = planFormation(
 			[candidate('Alex likes tea.', { source: { chunkPositions: [3], turnIndexes: [1] } })],
-			context([existing('m1', 'alex likes TEA')]),
+			context([linkableMemory('m1', 'alex likes TEA')]),
 			{ documentId: 'doc', newId },
 		)
 		expect(plan.create).toEqual([])
@@ -85,14 +65,14 @@ describe('memory linking (planFormation)', () => {
 	it('treats a near-identical vector or wording as the same memory', () => {
 		const near = planFormation(
 			[candidate('Alex is fond of tea', { vector: vec(1, 0.01) })],
-			context([existing('m1', 'Alex enjoys tea')], [[{ memoryId: 'm1', similarity: 0.999 }]]),
+			context([linkableMemory('m1', 'Alex enjoys tea')], [[{ memoryId: 'm1', similarity: 0.999 }]]),
 			{ documentId: 'doc', newId },
 		)
 		expect(near.outcomes[0]).toEqual({ kind: 'duplicate', memoryId: 'm1' })
 		const reworded = planFormation(
 			[candidate('On Mondays Alex drinks green tea at the office desk', { vector: vec(0, 1) })],
 			context(
-				[existing('m1', 'On Monday Alex drinks green tea at the office desk')],
+				[linkableMemory('m1', 'On Monday Alex drinks green tea at the office desk')],
 				[[{ memoryId: 'm1', similarity: 0.5 }]],
 			),
 			{ documentId: 'doc', newId },
@@ -101,7 +81,7 @@ describe('memory linking (planFormation)', () => {
 	})
 
 	it('never merges statements that differ in a name, code or number, however close their vectors', () => {
-		const memory = existing('m1', 'The courier Zorbel1 delivered parcel QX0001K to the warehouse')
+		const memory = linkableMemory('m1', 'The courier Zorbel1 delivered parcel QX0001K to the warehouse')
 		const plan = (content: string) =>
 			planFormation(
 				[candidate(content, { vector: vec(1) })],
@@ -116,7 +96,7 @@ describe('memory linking (planFormation)', () => {
 	})
 
 	it('makes a changed value of the same subject and attribute the next version (updates)', () => {
-		const old = existing('m1', 'Alex lives in Boston', {
+		const old = linkableMemory('m1', 'Alex lives in Boston', {
 			subject: 'alex',
 			attribute: 'residence',
 			value: 'boston',
@@ -147,7 +127,9 @@ describe('memory linking (planFormation)', () => {
 	it('keeps the same value of the same fact as a duplicate', () => {
 		const { outcomes } = planFormation(
 			[candidate('Alex still lives in Boston', { subject: 'alex', attribute: 'residence', value: 'boston' })],
-			context([existing('m1', 'Alex lives in Boston', { subject: 'alex', attribute: 'residence', value: 'boston' })]),
+			context([
+				linkableMemory('m1', 'Alex lives in Boston', { subject: 'alex', attribute: 'residence', value: 'boston' }),
+			]),
 			{ documentId: 'doc', newId },
 		)
 		expect(outcomes[0]).toEqual({ kind: 'duplicate', memoryId: 'm1' })
@@ -172,7 +154,7 @@ describe('memory linking (planFormation)', () => {
 	it('links a statement that adds detail to an existing one (extends) and keeps both', () => {
 		const { plan, outcomes } = planFormation(
 			[candidate('Alex works as a nurse at Boston General on night shifts', { vector: vec(1, 0.3) })],
-			context([existing('m1', 'Alex works as a nurse')], [[{ memoryId: 'm1', similarity: 0.8 }]]),
+			context([linkableMemory('m1', 'Alex works as a nurse')], [[{ memoryId: 'm1', similarity: 0.8 }]]),
 			{ documentId: 'doc', newId },
 		)
 		expect(plan.supersede).toEqual([])

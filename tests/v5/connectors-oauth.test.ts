@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'bun:test'
-import { github } from '../../connectors/github/index.ts'
 import { authorizeLink } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
+import { githubOnEmulator } from '../../testkit/github-service.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
 const REPO = 'octo/handbook'
@@ -33,9 +33,7 @@ describeEachDriver('v5 OAuth connectors (GitHub emulator)', (driver) => {
 		})
 		emulator.createRepo('octo/other', { 'README.md': '# Other\n\nNot chosen.' })
 		t = await startTestService(driver, {
-			env: { GITHUB_CLIENT_ID: emulator.clientId, GITHUB_CLIENT_SECRET: emulator.clientSecret },
-			plugins: [github({ apiUrl: emulator.url, webUrl: emulator.url })],
-			extractor: null,
+			...githubOnEmulator(emulator),
 		})
 	}, 120_000)
 	afterAll(async () => {
