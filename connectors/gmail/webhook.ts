@@ -175,7 +175,8 @@ export function gmailWebhook(options: PushOptions): WebhookSpec<GmailSettings> {
 		},
 		async renew(ctx, subscription) {
 			const topic = subscription.data?.topic ?? topicFor(ctx, options.topic)
-			if (!topic) return { expiresAt: null }
+			// No expiry: the renewal stops and a watch made before push was turned off lapses within 7 days.
+			if (!topic || !expectedAccount(ctx.app, options.serviceAccount)) return { expiresAt: null }
 			const api = await gmailClient(options.apiUrl, ctx)
 			const { labels } = await labelsFor(ctx, subscription.routeKey, topic, true)
 			return { expiresAt: await watch(api, topic, labels) }

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { renewSubscriptions } from '../../core/connectors/lifecycle.ts'
 import { authorizeThroughEmulator, syncSettled } from '../../testkit/connections.ts'
 import { type GmailEmulator, startGmailEmulator } from '../../testkit/emulators/google-gmail.ts'
-import { GMAIL_PUSH_AUDIENCE as AUDIENCE, startGmailService } from '../../testkit/gmail-service.ts'
+import {
+	GMAIL_PUSH_AUDIENCE as AUDIENCE,
+	startGmailService,
+	GMAIL_TOPIC as TOPIC,
+} from '../../testkit/gmail-service.ts'
 import type { TestService } from '../../testkit/service.ts'
 
 const SERVER_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
@@ -47,6 +52,27 @@ describe('Gmail push without a push service account', () => {
 		expect(await runs(t, id)).toBe(before)
 		const connection = await t.json('GET', `/v3/connections/${id}`)
 		expect(connection.body.status).toBe('active')
+	}, 60_000)
+
+	it('lets a watch made before push was turned off lapse instead of renewing it', async () => {
+		const id = await connect(t, 'upgraded')
+		const storage = t.service.plugins.storage.connections
+		const connection = (await storage.byId(id))!
+		const soon = new Date(Date.now() + 3_600_000).toISOString()
+		await storage.addSubscriptions(connection, [
+			{
+				externalId: emulator.emailAddress,
+				routeKey: emulator.emailAddress,
+				secret: t.service.services.connectorDeps.secrets.seal(''),
+				expiresAt: soon,
+				data: { topic: TOPIC },
+			},
+		])
+		const watches = emulator.watches.length
+		await renewSubscriptions(t.service.services.connectorDeps)
+		expect(emulator.watches.length).toBe(watches)
+		const [kept] = await storage.subscriptions(id)
+		expect(kept?.expiresAt).toBeNull()
 	}, 60_000)
 })
 
