@@ -6,7 +6,7 @@ import { parsePage } from './page.ts'
 import type { RobotsRules } from './robots.ts'
 import { robotsTagOf } from './robots-tag.ts'
 import { type CrawlScope, normalizeUrl } from './scope.ts'
-import { type CrawlCursor, cursorOf, type PageState, pagesOf } from './state.ts'
+import { type CrawlCursor, cursorOf, lastCrawledAt, type PageState, pagesOf } from './state.ts'
 
 type Event = SyncEvent<CrawlCursor>
 
@@ -89,7 +89,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 	function* abandon(error: string): Generator<Event> {
 		yield { type: 'failure', externalId: null, error }
 		keepAll(held, previous)
-		yield { type: 'checkpoint', cursor: cursorOf(held) }
+		yield { type: 'checkpoint', cursor: cursorOf(held, lastCrawledAt(cursor)) }
 	}
 	while (queue.length > 0 && held.size < run.budget) {
 		if (tally.fetches >= fetchBudget) {
@@ -102,7 +102,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 			Date.now() - lastCheckpoint.at >= CHECKPOINT_EVERY_MS
 		) {
 			lastCheckpoint = { fetches: tally.fetches, at: Date.now() }
-			yield { type: 'checkpoint', cursor: cursorOf(merged(held, previous)) }
+			yield { type: 'checkpoint', cursor: cursorOf(merged(held, previous), lastCrawledAt(cursor)) }
 		}
 		const { url, depth } = queue.shift()!
 		const key = url.toString()

@@ -27,6 +27,13 @@ export function pagesOf(cursor: CrawlCursor | null): Map<string, PageState> {
 	}
 }
 
-export function cursorOf(pages: Map<string, PageState>): CrawlCursor {
-	return { pages: JSON.stringify(Object.fromEntries(pages)), crawledAt: new Date().toISOString() }
+/**
+ * The cursor holding `pages`. `crawledAt` is when the last crawl finished: a checkpoint that does not end a crawl (one
+ * mid-way, a failed run) passes on the one before, so the run resumed or retried is not taken for a recent crawl.
+ */
+export function cursorOf(pages: Map<string, PageState>, crawledAt = new Date().toISOString()): CrawlCursor {
+	return { pages: JSON.stringify(Object.fromEntries(pages)), crawledAt }
 }
+
+/** When the crawl before `cursor`'s run finished ('' for none). */
+export const lastCrawledAt = (cursor: CrawlCursor | null) => cursor?.crawledAt ?? ''

@@ -243,6 +243,24 @@ describe('web-crawler connector: hostile and unusual sites', () => {
 		expect(pageReads()).toBeGreaterThan(second)
 	})
 
+	it('counts only a finished crawl as the last one: a failed run is retried at once', async () => {
+		const sync = harness()
+		const pageReads = () => site.requests.filter((request) => request.path.startsWith('/docs/')).length
+		const connector = crawler({ minImportIntervalMinutes: 60 })
+		sync.ctx.trigger = 'manual'
+		await sync.run(connector.sync)
+		const cursor = sync.cursor as { crawledAt: string }
+		sync.cursor = { ...cursor, crawledAt: new Date(Date.now() - 2 * 3_600_000).toISOString() }
+		// robots.txt unreadable: the run fails, nothing is crawled.
+		site.routes.set('/robots.txt', { status: 503, body: 'busy' })
+		await sync.run(connector.sync)
+		const afterFailure = pageReads()
+		// The site is back: an on-demand import goes ahead, two hours after the last crawl that finished.
+		site.routes.set('/robots.txt', { body: 'User-agent: *\nAllow: /\n' })
+		await sync.run(connector.sync)
+		expect(pageReads()).toBeGreaterThan(afterFailure)
+	})
+
 	it('paces one host across crawls: two connections on one site take turns', async () => {
 		site.routes.set('/robots.txt', { body: 'User-agent: *\nCrawl-delay: 0.2\n' })
 		const links = Array.from({ length: 4 }, (_, index) => `/docs/p${index}.html`)
