@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import { requireUnrestricted } from '../../auth/restriction.ts'
 import { bearerAuth } from '../auth.ts'
 import type { RouteDeps } from '../route-deps.ts'
-import { DateTime, errorResponses } from '../schemas/common.ts'
+import { DateTime, errorResponses, Pagination } from '../schemas/common.ts'
 
 const Text = (maxLength: number) => t.Optional(t.String({ maxLength }))
 
@@ -46,12 +46,7 @@ export function feedbackListRoutes({ verify, feedback }: RouteDeps) {
 			response: {
 				200: t.Object({
 					feedback: t.Array(FeedbackEntry),
-					pagination: t.Object({
-						currentPage: t.Number(),
-						limit: t.Number(),
-						totalItems: t.Number(),
-						totalPages: t.Number(),
-					}),
+					pagination: Pagination,
 				}),
 				...errorResponses,
 			},

@@ -1,4 +1,6 @@
 import { type TSchema, t } from 'elysia'
+import { DOCUMENT_STATUSES } from '../../domain/types.ts'
+import { DocumentStatus, ErrorResponse } from '../schemas/common.ts'
 
 /**
  * The v5 response bodies (REFERENCE-V5 section 3), for the OpenAPI documents only: `documented` puts them in an
@@ -9,11 +11,7 @@ const closed = { additionalProperties: false } as const
 const Timestamp = t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z$' })
 const Nullable = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()])
 const AnyObject = t.Record(t.String(), t.Unknown())
-const STATUSES = ['unknown', 'queued', 'extracting', 'chunking', 'embedding', 'indexing', 'done', 'failed'] as const
-const DocumentStatus = t.UnionEnum([...STATUSES])
-
-export const ErrorBody = t.Object({ error: t.String(), details: t.Optional(t.String()) })
-export const ValidationErrorBody = t.Object({
+const ValidationErrorBody = t.Object({
 	success: t.Literal(false),
 	error: t.Array(t.Object({ message: t.String(), path: t.Optional(t.Array(t.Union([t.String(), t.Number()]))) })),
 	data: t.Optional(t.Unknown()),
@@ -27,7 +25,7 @@ export const BatchAddResult = t.Object(
 			t.Object(
 				{
 					id: t.String(),
-					status: t.UnionEnum([...STATUSES, 'error']),
+					status: t.UnionEnum([...DOCUMENT_STATUSES, 'error']),
 					error: t.Optional(t.String()),
 					details: t.Optional(t.String()),
 					url: t.Optional(t.String()),
@@ -243,10 +241,10 @@ export function documented(status: 200 | 201 | 202, schema: TSchema, description
 	return {
 		responses: {
 			[status]: { description, ...json(schema) },
-			400: { description: 'Invalid request', ...json(t.Union([ErrorBody, ValidationErrorBody])) },
-			401: { description: 'Missing or invalid API key', ...json(ErrorBody) },
-			403: { description: 'The key may not reach this namespace or operation', ...json(ErrorBody) },
-			500: { description: 'Internal error', ...json(ErrorBody) },
+			400: { description: 'Invalid request', ...json(t.Union([ErrorResponse, ValidationErrorBody])) },
+			401: { description: 'Missing or invalid API key', ...json(ErrorResponse) },
+			403: { description: 'The key may not reach this namespace or operation', ...json(ErrorResponse) },
+			500: { description: 'Internal error', ...json(ErrorResponse) },
 		},
 	}
 }
