@@ -29,20 +29,22 @@ export function ConnectionChooser({ id, expires, returnUrl }: { id: string; expi
 	const expired = expires !== undefined && !(Number(expires) * 1000 > Date.now())
 	const [chosen, setChosen] = useState<Set<string>>(new Set())
 	const { data, error } = useLoad(async () => {
-		if (expired) return { resources: [] as Resource[] }
+		if (expired) return { resources: [] as Resource[], namespace: undefined, kind: null }
 		const [page, connection] = await Promise.all([
 			api.get<{ resources: Resource[] }>(apiPath`/v3/connections/${id}/resources?page=1&per_page=100`),
 			api.get<{ containerTags: string[] }>(apiPath`/v3/connections/${id}`),
 		])
 		// What the connection syncs now starts ticked (its v5 selection), so saving keeps what is not unticked.
 		const namespace = connection.containerTags[0]
+		let kind: string | null = null
 		if (namespace) {
 			const connector = await api.get<{ selection: Record<string, { id: string }[]> | null }>(
 				apiPath`/ns/${namespace}/connectors/${id}`,
 			)
+			kind = Object.keys(connector.selection ?? {})[0] ?? null
 			setChosen(new Set(Object.values(connector.selection ?? {}).flatMap((items) => items.map((item) => item.id))))
 		}
-		return page
+		return { ...page, namespace, kind }
 	}, [id])
 	const [saved, setSaved] = useState<string | null>(null)
 	const [failure, setFailure] = useState<string | null>(null)
@@ -60,9 +62,18 @@ export function ConnectionChooser({ id, expires, returnUrl }: { id: string; expi
 		event.preventDefault()
 		setFailure(null)
 		try {
-			const resources = (data?.resources ?? []).filter((resource) => chosen.has(String(resource.id)))
-			const answer = await api.post<{ message: string }>(apiPath`/v3/connections/${id}/configure`, { resources })
-			setSaved(answer.message)
+			const listed = data?.resources ?? []
+			const unlisted = [...chosen].filter((key) => !listed.some((resource) => String(resource.id) === key))
+			if (unlisted.length > 0 && data?.namespace && data.kind) {
+				// Chosen before but not on this page (a nested folder, a repository past the first 100): the selection
+				// names them by id, so none is dropped.
+				await api.patch(apiPath`/ns/${data.namespace}/connectors/${id}`, { selection: { [data.kind]: [...chosen] } })
+				setSaved('Selection saved; a sync has started')
+			} else {
+				const resources = listed.filter((resource) => chosen.has(String(resource.id)))
+				const answer = await api.post<{ message: string }>(apiPath`/v3/connections/${id}/configure`, { resources })
+				setSaved(answer.message)
+			}
 			const next = safeReturn(returnUrl)
 			if (next) location.assign(next)
 		} catch (caught) {

@@ -68,6 +68,25 @@ describe('v5 picker in the console (Chromium)', () => {
 		expect(await page.isChecked('label:has-text("octo/other") input')).toBe(false)
 	}, 60_000)
 
+	it('keeps a chosen repository that is not on the listed page when the selection is saved', async () => {
+		for (let i = 0; i < 100; i++) emulator.createRepo(`octo/filler-${String(i).padStart(3, '0')}`, { 'README.md': '#' })
+		emulator.createRepo('zz/far', { 'README.md': '# Far\n\nPast the first page.' })
+		const far = await t.json('PATCH', `/ns/picked/connectors/${id}`, { selection: { repos: ['zz/far'] } })
+		expect(far.status).toBe(200)
+		// A fresh load: the chooser reads the selection as it is now.
+		await page.goto(`${base}/console/#/connections/${id}/choose`)
+		await page.reload()
+		await page.waitForSelector('#choose-title')
+		await page.waitForSelector('label:has-text("octo/handbook") input')
+		expect(await page.locator('label:has-text("zz/far")').count()).toBe(0)
+		await page.check('label:has-text("octo/handbook") input')
+		await page.click('form.chooser button[type=submit]')
+		await page.waitForSelector('[role=status]')
+		const connector = (await t.json('GET', `/ns/picked/connectors/${id}`)).body
+		const names = connector.selection.repos.map((repo: { name: string }) => repo.name).sort()
+		expect(names).toEqual(['octo/handbook', 'zz/far'])
+	}, 90_000)
+
 	it('refuses an expired picker link', async () => {
 		await page.goto(`${base}/console/#/connections/${id}/choose/1000`)
 		const alert = await page.waitForSelector('[role=alert]')
