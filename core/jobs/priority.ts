@@ -15,11 +15,14 @@ interface BackgroundContext {
 }
 
 const context = new AsyncLocalStorage<BackgroundContext>()
+const ADMITTED: BackgroundContext = Object.freeze({ admitted: true })
 let foregroundInFlight = 0
 const onForegroundIdle = new Set<() => void>()
 
 /** Runs `fn` as background work: the lanes it passes through admit it by their budget. */
 export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+	// Already background (and maybe admitted, holding a slot its own work must not wait behind): unchanged.
+	if (context.getStore()) return fn()
 	return context.run({ admitted: false }, fn)
 }
 
@@ -82,9 +85,13 @@ export class BackgroundLane {
 	}
 
 	/** Runs `fn` now if it is not background work; otherwise once the lane admits it. */
-	async run<T>(fn: () => Promise<T>): Promise<T> {
+	run<T>(fn: () => Promise<T>): Promise<T> {
 		const store = context.getStore()
 		if (!store || store.admitted) return fn()
+		return this.admit(fn)
+	}
+
+	private async admit<T>(fn: () => Promise<T>): Promise<T> {
 		if (this.waiting.length === 0 && this.active < this.limit()) this.active++
 		else {
 			// The slot is taken on the waiter's behalf when it is admitted (see admitWaiting).
@@ -94,7 +101,7 @@ export class BackgroundLane {
 			})
 		}
 		try {
-			return await context.run({ admitted: true }, fn)
+			return await context.run(ADMITTED, fn)
 		} finally {
 			this.active--
 			this.admitWaiting()

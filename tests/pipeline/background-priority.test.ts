@@ -101,6 +101,13 @@ describe('BackgroundLane', () => {
 		expect(nested).toBe('inner')
 	})
 
+	it('lets background work started inside an admitted operation pass too, without waiting for its own slot', async () => {
+		const lane = new BackgroundLane(1)
+		const nested = inBackground(() => lane.run(() => inBackground(() => lane.run(async () => 'inner'))))
+		const late = Bun.sleep(1000).then(() => 'waited for its own slot')
+		expect(await Promise.race([nested, late])).toBe('inner')
+	})
+
 	it('keeps a search started by background work (a formation probing neighbours) background', async () => {
 		const lane = new BackgroundLane(1)
 		const held = gate()
