@@ -161,6 +161,7 @@ export async function startRuntime(input: {
 					publicUrl: settings.publicUrl ?? null,
 					keys: createKeyService({ storage, verifier: verify }),
 					webhookRateLimitPerMinute: settings.webhookRateLimitPerMinute,
+					consoleEnabled: settings.consoleEnabled,
 				}
 
 	return {

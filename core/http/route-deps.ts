@@ -12,4 +12,6 @@ export interface RouteDeps extends Omit<Services, 'connectorDeps' | 'stopConnect
 	keys: KeyService
 	/** Requests a minute per source address on the webhook routes (0: no limit). */
 	webhookRateLimitPerMinute: number
+	/** The console is served (MEMORY_CONSOLE_ENABLED): pages of it may be linked to, such as v5's picker. */
+	consoleEnabled: boolean
 }

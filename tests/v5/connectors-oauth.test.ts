@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { authorizeLink } from '../../testkit/connections.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { type GithubEmulator, startGithubEmulator } from '../../testkit/emulators/github.ts'
@@ -152,4 +152,24 @@ describeEachDriver('v5 OAuth connectors (GitHub emulator)', (driver) => {
 		expect((await t.json('PATCH', `/ns/team_gh/connectors/${id}`, patch, other)).status).toBe(404)
 		expect((await t.json('GET', `/ns/team_gh/connectors/${id}`, undefined, other)).status).toBe(404)
 	})
+})
+
+describe('v5 picker without the console', () => {
+	it('answers picker null when the console is not served, since the link would lead nowhere', async () => {
+		const emulator = startGithubEmulator()
+		emulator.createRepo(REPO, { 'README.md': '# Handbook' })
+		const options = githubOnEmulator(emulator)
+		const t = await startTestService('pglite', { ...options, env: { ...options.env, MEMORY_CONSOLE_ENABLED: 'off' } })
+		try {
+			const created = await t.json('POST', '/ns/no_console/connectors', { provider: 'github' })
+			await authorizeLink(t, created.body.authorization.url)
+			const got = await t.json('GET', `/ns/no_console/connectors/${created.body.id}?include=picker`)
+			expect(got.status).toBe(200)
+			expect(got.body.system.status).toBe('active')
+			expect(got.body.picker).toBeNull()
+		} finally {
+			await t.stop()
+			emulator.stop()
+		}
+	}, 120_000)
 })

@@ -150,7 +150,7 @@ function configOf(connection: ConnectionView): Record<string, string | number | 
 }
 
 /** Connectors are v3 connections; the namespace is the (first) container tag it syncs into. */
-export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
+export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled }: RouteDeps) {
 	function connectorOut(connection: ConnectionView, documentCount: number) {
 		const pending = connection.status === 'pending'
 		const last = connection.lastSyncRun
@@ -320,7 +320,8 @@ export function connectorRoutes({ verify, connections, publicUrl }: RouteDeps) {
 				}
 				if (include.has('picker')) {
 					requireUnrestricted(principal, "opening a connector's picker")
-					const selectable = isSelectable(connection.provider) && connection.status === 'active'
+					// The chooser is a console page: no console, no picker.
+					const selectable = consoleEnabled && isSelectable(connection.provider) && connection.status === 'active'
 					out.picker = selectable ? pickerLink(baseUrlOf(request, publicUrl), connection.id, query.returnUrl) : null
 				}
 				return out
