@@ -1,4 +1,4 @@
-import type { ServiceClient } from './service.ts'
+import { jsonOver, type ServiceClient } from './service.ts'
 
 /** A service running as its own process (testkit/process.ts), called over real HTTP as TestService calls one in-process. */
 export function remoteService(url: string, key: string): ServiceClient {
@@ -14,10 +14,5 @@ export function remoteService(url: string, key: string): ServiceClient {
 			},
 			body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
 		})
-	const json: ServiceClient['json'] = async (method, path, body, useKey) => {
-		const response = await request(method, path, { body, key: useKey ?? key })
-		const text = await response.text()
-		return { status: response.status, body: text ? JSON.parse(text) : null }
-	}
-	return { key, request, json }
+	return { key, request, json: jsonOver(request, key) }
 }

@@ -38,6 +38,15 @@ export interface TestService {
 /** What a test needs to call a service over its API: in-process (TestService) or a server process (remoteService). */
 export type ServiceClient = Pick<TestService, 'key' | 'request' | 'json'>
 
+/** `json` of a service client: a request with `key` unless another is given, its answer parsed. */
+export function jsonOver(request: ServiceClient['request'], key: string): ServiceClient['json'] {
+	return async (method, path, body, useKey) => {
+		const response = await request(method, path, { body, key: useKey ?? key })
+		const text = await response.text()
+		return { status: response.status, body: text ? JSON.parse(text) : null }
+	}
+}
+
 let rulesExtractor: ExtractorPlugin | null = null
 
 /** One extractor-rules for every test service of the process: its language model is large, load it once. */
@@ -103,11 +112,7 @@ export async function startTestService(
 			}),
 		)
 	}
-	const json: TestService['json'] = async (method, path, body, useKey) => {
-		const response = await request(method, path, { body, key: useKey ?? key })
-		const text = await response.text()
-		return { status: response.status, body: text ? JSON.parse(text) : null }
-	}
+	const json = jsonOver(request, key)
 	return {
 		service,
 		key,

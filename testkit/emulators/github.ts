@@ -89,7 +89,6 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	const refreshTokens = new Map<string, string>()
 	const log: string[] = []
 	let nextId = 1000
-	let revokeAfter: { repo: string; reads: number } | null = null
 	let url = ''
 	/** Blob sha -> git file mode, for blobs that are not plain files (symlinks: 120000). */
 	const modes = new Map<string, string>()
@@ -297,7 +296,7 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 			// The stable address of a repository, by id: where the redirects of renamed and transferred ones lead.
 			const byId = [...repos.values()].find((entry) => String(entry.id) === parts[1])
 			if (!byId) return notFound()
-			return repoApi(request, url, byId, parts.slice(2), grant)
+			return repoApi(request, url, byId, parts.slice(2))
 		}
 		if (parts[0] !== 'repos' || parts.length < 3) return notFound()
 		const name = `${parts[1]}/${parts[2]}`
@@ -313,10 +312,10 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 				location,
 			})
 		}
-		return repoApi(request, url, repo, parts.slice(3), grant)
+		return repoApi(request, url, repo, parts.slice(3))
 	}
 
-	async function repoApi(request: Request, url: URL, repo: Repo, rest: string[], grant: Grant): Promise<Response> {
+	async function repoApi(request: Request, url: URL, repo: Repo, rest: string[]): Promise<Response> {
 		const method = request.method
 		const refusal = quirks.refused.get(repo.fullName)
 		if (refusal) return json({ message: refusal.message }, refusal.status)
@@ -350,13 +349,6 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		if (rest[0] === 'git' && rest[1] === 'blobs') {
 			const content = blobs.get(rest[2] ?? '')
 			if (content === undefined) return notFound()
-			if (revokeAfter?.repo === repo.fullName && revokeAfter.reads-- <= 0) {
-				// The user revoked the app: its refresh token goes with the access token.
-				revokeAfter = null
-				grant.revoked = true
-				if (grant.refreshToken) refreshTokens.delete(grant.refreshToken)
-				return json({ message: 'Bad credentials' }, 401)
-			}
 			if (options.blobDelayMs) await Bun.sleep(options.blobDelayMs)
 			return json({
 				sha: rest[2],
@@ -635,10 +627,6 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		/** Every grant issued so far stops working (the user revoked the application). */
 		revokeAll() {
 			for (const grant of grants.values()) grant.revoked = true
-		},
-		/** After `count` more blob reads from the repository, the token reading it is revoked. */
-		revokeAfterBlobReads(fullName: string, count: number) {
-			revokeAfter = { repo: fullName, reads: count }
 		},
 		blobReads: () => log.filter((line) => line.includes('/git/blobs/')).length,
 		grantIsRevoked: (accessToken: string) => grants.get(accessToken)?.revoked ?? true,

@@ -75,8 +75,6 @@ export interface NotionEmulatorOptions {
 	refreshTokens?: boolean
 	workspaceId?: string
 	email?: string
-	/** Milliseconds each block-children read waits (to interrupt a sync in its middle). */
-	blockDelayMs?: number
 	/** Stamp edits with the real time (to the minute) instead of a clock a minute per change in the past. */
 	realClock?: boolean
 	/** Rows one data source query returns at most before `request_status: incomplete`. Default 10,000. */
@@ -403,7 +401,6 @@ export function startNotionEmulator(options: NotionEmulatorOptions = {}) {
 			const owner = blockPage.get(match[1]!) ?? match[1]!
 			const list = children.get(match[1]!)
 			if (!list || !pages.get(owner)?.shared) return apiError(404, 'object_not_found', 'Could not find block')
-			if (options.blockDelayMs) await Bun.sleep(options.blockDelayMs)
 			return json(paginate(list, query))
 		}
 		match = /^\/v1\/data_sources\/([^/]+)(\/query)?$/.exec(path)
