@@ -141,8 +141,9 @@ export async function startRuntime(input: {
 	const env = input.env ?? process.env
 	const secrets = secretBox(loadEncryptionKey({ env, keyFile: join(settings.dataDir, 'secret.key') }))
 	const services = await createServices({ plugins, queue, memory, usage, secrets, settings, logger, env })
+	// Every role defines them: an api process schedules into them too.
+	await defineConnectorQueues(services.connectorDeps)
 	if (role !== 'api') await startConnectorWorkers(services.connectorDeps, settings.workerConcurrency)
-	else await defineConnectorQueues(services.connectorDeps)
 
 	const verify = createKeyVerifier(storage, settings.keyCacheSeconds)
 	const rateLimit = createRateLimiter(settings.rateLimitPerMinute)

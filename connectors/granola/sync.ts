@@ -10,8 +10,9 @@ const OVERLAP_MS = 24 * 3_600_000
 
 /**
  * Notes updated after the cursor (all of them the first time), each read in full only when its `updated_at` is
- * new; then the complete list of note ids, since Granola signals no deletions (core removes what is missing from it
- * two syncs in a row: a note being processed is left out of listings for a while). The
+ * new; then the list of note ids, since Granola signals no deletions: a held note missing from it is kept once,
+ * remembered in the cursor, and left out of the list (so deleted) only when the next listing misses it too, since a
+ * note being processed is left out of listings for a while. The
  * next cursor is the day before this listing started, not the newest `updated_at` seen: the listing's order is not
  * documented, so a note edited while it paged on may carry an older time than one listed later.
  */

@@ -19,10 +19,9 @@ export async function defineConnectorQueues(deps: Pick<ConnectorDeps, 'queue'>):
 
 /**
  * Syncs (one per connection at a time), the hourly renewal of push subscriptions and subscription lifecycle
- * notifications, on the durable queue.
+ * notifications, on the durable queue (its queues defined first by `defineConnectorQueues`).
  */
 export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
-	await defineConnectorQueues(deps)
 	if (deps.connectors.size === 0) return
 	await deps.queue.work<SyncJob>(SYNC_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job, attempt) =>
 		runSync(deps, job, attempt),

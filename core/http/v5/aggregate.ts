@@ -16,7 +16,7 @@ function overlaps(a: Set<string>, b: Set<string>): boolean {
 
 /**
  * `rerank: "aggregate"`: after re-ranking, results that repeat an earlier, better-ranked one (a memory and the chunk
- * it was read from, two chunks of one passage) are merged into it, so the `limit` results carry distinct context.
+ * it was read from, two chunks of one passage) are dropped in its favour, so the `limit` results carry distinct context.
  */
 export function aggregateHits(hits: SearchHit[], limit: number): SearchHit[] {
 	const kept: { hit: SearchHit; words: Set<string> }[] = []
