@@ -62,6 +62,8 @@ async function* syncRepository(
 		yield { type: 'checkpoint', cursor: { ...next } }
 	}
 	const run: RepoSync = { ...options, octokit, repository, ...current, ctx, unread: new Set() }
+	const tagKey = `branchTag:${repository.fullName}`
+	const tagBefore = next[tagKey]
 	const head = await headOf(run, next)
 	if (head === null) {
 		yield { type: 'scope-failed', scope: repository.fullName, error: `branch ${run.branch} not found` }
@@ -76,6 +78,9 @@ async function* syncRepository(
 			next[repository.fullName] = head
 			yield { type: 'checkpoint', cursor: { ...next } }
 		}
+	} else if (next[tagKey] !== tagBefore) {
+		// Nothing new, but a new tag to ask with next time.
+		yield { type: 'checkpoint', cursor: { ...next } }
 	}
 	if (ctx.settings.includeIssues) yield* syncIssues(run, next)
 	else if (forgetIssues(next, repository)) yield { type: 'checkpoint', cursor: { ...next } }

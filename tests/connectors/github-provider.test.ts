@@ -235,6 +235,18 @@ describe('GitHub connector against GitHub as it answers', () => {
 		expect(paths()).toEqual(['a.md', 'b.md'])
 	})
 
+	it('keeps the branch tag of a sync that found nothing new, so the next one is conditional', async () => {
+		emulator.createRepo(REPO, { 'a.md': '# A' })
+		const { run, h } = harness()
+		await run()
+		// A cursor from before conditional reads: no tag, the repository synced at its head.
+		h.cursor = Object.fromEntries(Object.entries(h.cursor ?? {}).filter(([key]) => !key.startsWith('branchTag:')))
+		await run()
+		const before = emulator.log.length
+		await run()
+		expect(emulator.log.slice(before).filter((line) => line === '304')).toHaveLength(1)
+	})
+
 	it('removes a deleted repository only once it is missing twice in a row', async () => {
 		emulator.createRepo(REPO, { 'a.md': '# A' })
 		emulator.createRepo(OTHER, { 'w.md': '# W' })
