@@ -3,7 +3,7 @@ import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
-import { queryWords, vectorScanSettings } from './search.ts'
+import { lexemeCoverage, queryWords, vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
@@ -76,8 +76,7 @@ export function memoryTextStatement(scope: Scope, query: MemorySearchQuery): Sta
 	const tsquery = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const text = `SELECT m.id, ts_rank_cd(m.tsv, q.query, 32)::float8 AS rank,
-			(SELECT count(*) FROM unnest(tsvector_to_array(m.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
-				/ greatest(cardinality(ql.lexemes), 1) AS coverage
+			${lexemeCoverage('m')}
 		FROM memories m
 		CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
 		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql

@@ -157,8 +157,7 @@ export function textSearchStatement(
 	})
 	const text = `WITH candidates AS MATERIALIZED (${tiers.join(' UNION ')})
 		SELECT c.id, c.document_id, best.rank,
-			(SELECT count(*) FROM unnest(tsvector_to_array(c.tsv)) AS lexeme WHERE lexeme = ANY(ql.lexemes))::float8
-				/ greatest(cardinality(ql.lexemes), 1) AS coverage,
+			${lexemeCoverage('c')},
 			${publishedColumn('c')}
 		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
 		JOIN chunks c ON c.id = best.id
@@ -213,6 +212,13 @@ export function queryWords(terms: string[]): string[] {
 		.filter((word) => word.length > 0)
 		.slice(0, MAX_TERMS)
 }
+
+/**
+ * The share of the query's lexemes (`ql.lexemes`) the row `alias` holds, as `coverage`: ts_delete drops the ones it
+ * holds, one function call per row where counting its lexemes took a subquery each.
+ */
+export const lexemeCoverage = (alias: string) =>
+	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
 
 /** Whether the chunk row `alias` (with its document joined as `owner`) is of its document's published generation. */
 const publishedColumn = (alias: string) => `coalesce(owner.chunk_generation = ${alias}.generation, false) AS published`
