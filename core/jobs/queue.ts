@@ -87,6 +87,15 @@ export interface JobQueue {
 }
 
 /**
+ * A fetch skips the singleton keys the queue's statistics last saw active: pg-boss's monitor writes them to its queue
+ * table, and each process reads that into a cache, by default every 60 s. A key whose job has ended stays blocked
+ * until both have caught up, so both are kept to seconds on PostgreSQL (where the supervisor also notices a job whose
+ * worker died within seconds). The embedded store keeps the monitor at its 60 s, as it scans the whole job table on
+ * the one connection searches use (67 ms at 10,000 jobs, 330 ms at 100,000); `recoverOrphans` clears the keys instead.
+ */
+const QUEUE_CACHE_SECONDS = 5
+
+/**
  * The durable queue is pg-boss in the service's own database: on PostgreSQL through its own pool, on the embedded
  * store through its PGlite adapter. The `stately` policy keeps at most one queued and one active job per document,
  * so re-sends and recovery sweeps never pile up duplicates.
@@ -106,9 +115,9 @@ export async function openJobQueue(
 					connectionString: database.connectionString,
 					schema: database.schema ?? 'pgboss',
 					max: 4,
-					// How soon a job whose worker died (heartbeat lapsed) is noticed and retried.
 					monitorIntervalSeconds: 5,
 					superviseIntervalSeconds: 5,
+					queueCacheIntervalSeconds: QUEUE_CACHE_SECONDS,
 				})
 			: new PgBoss({
 					// biome-ignore lint/suspicious/noExplicitAny: the adapter takes the raw PGlite instance
@@ -116,6 +125,7 @@ export async function openJobQueue(
 					backend: 'pglite',
 					useListenNotify: true,
 					superviseIntervalSeconds: 5,
+					queueCacheIntervalSeconds: QUEUE_CACHE_SECONDS,
 				} as ConstructorParameters<typeof PgBoss>[0])
 	boss.on('error', (error) => logger.warn('job queue error', { error: String(error) }))
 	await boss.start()
@@ -272,6 +282,12 @@ export async function openJobQueue(
 					)
 				recovered += active.length
 			}
+			// Nothing is active now, but the statistics still list the failed jobs' keys, and fetches would skip them
+			// until the monitor's next run; the caches read the cleared column within QUEUE_CACHE_SECONDS.
+			if (recovered > 0 && database.kind === 'executor')
+				await database.executeSql(
+					'UPDATE pgboss.queue SET singletons_active = NULL WHERE singletons_active IS NOT NULL',
+				)
 			return recovered
 		},
 		async stop() {

@@ -68,8 +68,6 @@ export interface ConformanceOptions {
 	externalId(id: string): string
 	/** The provider uses OAuth: a 401 is answered by one refresh. */
 	oauth: boolean
-	/** Why this connector does not run the kill -9 case yet (it runs unless a reason is given). */
-	killResumeWithheld?: string
 }
 
 /**
@@ -348,7 +346,6 @@ export function connectorConformance(options: ConformanceOptions): void {
 
 		// Last: the in-process service stops first. Its connections share the emulator, and the queue retries of their
 		// earlier failed runs would otherwise read the case's new items during it, counted as the server's reads.
-		if (options.killResumeWithheld) return
 		it('resumes a sync killed with SIGKILL in its middle, importing every item once', async () => {
 			await stopService()
 			await killAndResume(options, seed, expected)
