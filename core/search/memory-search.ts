@@ -64,6 +64,8 @@ const CANDIDATES_PER_RESULT = 5
 const MIN_CANDIDATES = 50
 const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
+/** The fewest memory candidates read at once. */
+const MIN_READ_BATCH = 10
 /** Documents with memories still forming whose chunks memories mode considers at most (the oldest first). */
 const MAX_FORMING_DOCUMENTS = 1_000
 
@@ -82,11 +84,16 @@ export function createMemorySearch(deps: {
 }) {
 	const { storage, embedder, reranker, calibration } = deps
 
+	/**
+	 * `needed`: how many of the best memories the answer can use; candidates scoring below those are not read (an
+	 * older version lends its chain less than its own score, so it cannot lift one above them either).
+	 */
 	async function memoryHits(
 		scope: Scope,
 		request: MemorySearchRequest,
 		{ vector, terms }: { vector: Float32Array; terms: string[] },
 		baseline: QueryBaseline,
+		needed: number,
 	): Promise<MemoryHit[]> {
 		const query: MemorySearchQuery = {
 			containerTags: request.containerTags,
@@ -107,10 +114,10 @@ export function createMemorySearch(deps: {
 		const fused = reciprocalRankFusion([byVector.map((hit) => hit.memoryId), byText.map((hit) => hit.memoryId)])
 		const order = new Map(fused.map(({ id }, index) => [id, index]))
 		const score = (id: string) => similarity(baseline, cosines.get(id) ?? floor, coverage.get(id) ?? 0)
-		const records = await storage.memories.getMany(
-			scope,
-			fused.map(({ id }) => id),
-		)
+		const best = fused
+			.map(({ id }) => ({ id, score: score(id) }))
+			.sort((a, b) => b.score - a.score || rank(order, a.id) - rank(order, b.id))
+		const records = await readBest(scope, best, needed)
 		const scores = new Map<string, { memory: MemoryRecord; similarity: number }>()
 		for (const memory of records) if (memory.isLatest) scores.set(memory.id, { memory, similarity: score(memory.id) })
 		await liftLatestVersions(
@@ -124,6 +131,31 @@ export function createMemorySearch(deps: {
 		return [...scores.values()]
 			.map(({ memory, similarity }) => ({ kind: 'memory' as const, memory, similarity }))
 			.sort((a, b) => b.similarity - a.similarity || rank(order, a.memory.id) - rank(order, b.memory.id))
+	}
+
+	/**
+	 * The records of candidates in score order, read a batch at a time until `needed` latest versions are in hand and
+	 * the next candidate scores lower than the last of them.
+	 */
+	async function readBest(scope: Scope, best: { id: string; score: number }[], needed: number) {
+		const records: MemoryRecord[] = []
+		let latest: number[] = []
+		let read = 0
+		while (read < best.length) {
+			const batch = best.slice(read, read + Math.max(MIN_READ_BATCH, 2 * needed))
+			read += batch.length
+			const scoreOf = new Map(batch.map(({ id, score }) => [id, score]))
+			for (const memory of await storage.memories.getMany(
+				scope,
+				batch.map(({ id }) => id),
+			)) {
+				records.push(memory)
+				if (memory.isLatest) latest.push(scoreOf.get(memory.id)!)
+			}
+			latest = latest.sort((a, b) => b - a)
+			if (latest.length >= needed && (best[read]?.score ?? Number.NEGATIVE_INFINITY) < latest[needed - 1]!) break
+		}
+		return records
 	}
 
 	/** Older versions that matched lend their score to their chain's latest version, if that one is in scope. */
@@ -269,8 +301,16 @@ export function createMemorySearch(deps: {
 			request.mode === 'memories'
 				? await storage.memories.formingDocuments(scope, request.containerTags, MAX_FORMING_DOCUMENTS)
 				: []
+		// The answer uses the best `limit` memories (those the reranker reads), unless the provisional chunks of
+		// forming documents are weighed against every memory found.
+		const needed =
+			forming.length > 0
+				? Number.POSITIVE_INFINITY
+				: request.rerank && reranker
+					? Math.max(request.limit, RERANK_CANDIDATES)
+					: request.limit
 		const [memories, chunks, provisional] = await Promise.all([
-			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline) : Promise.resolve([]),
+			wantsMemories ? memoryHits(scope, request, focused, focusedBaseline, needed) : Promise.resolve([]),
 			wantsChunks ? searchChunks() : Promise.resolve([]),
 			provisionalHits(scope, request, forming, focused.vector, focusedBaseline),
 		])

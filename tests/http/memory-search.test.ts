@@ -184,6 +184,31 @@ describeEachDriver('memory search (v4)', (driver) => {
 		}
 	})
 
+	it('answers a small limit with the first results of a large one (only the best candidates are read)', async () => {
+		const people = ['Bea', 'Carl', 'Dana', 'Emil', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jana', 'Kurt', 'Lea', 'Milo']
+		for (const [i, name] of people.entries()) {
+			for (const content of [`${name} lives in Porto ${i}.`, `${name} moved to Lyon ${i}.`]) {
+				const added = await t.json('POST', '/v3/documents', {
+					content,
+					containerTag: 'search_cut',
+					dreaming: 'instant',
+				})
+				await t.waitForStatus(added.body.id)
+			}
+		}
+		for (const q of ['where does Dana live', 'who lives in Porto', 'moved to Lyon', 'Milo Porto']) {
+			for (const searchMode of ['memories', 'hybrid']) {
+				const all = await search({ q, containerTag: 'search_cut', searchMode, threshold: 0, limit: 40 })
+				expect(all.results.length).toBeGreaterThanOrEqual(people.length)
+				for (const limit of [1, 3, 5]) {
+					const few = await search({ q, containerTag: 'search_cut', searchMode, threshold: 0, limit })
+					const view = (results: Result[]) => results.map((r) => [r.id, r.similarity])
+					expect(view(few.results)).toEqual(view(all.results.slice(0, limit)))
+				}
+			}
+		}
+	}, 90_000)
+
 	it('leaves out forgotten and expired memories unless forgottenMemories asks for them', async () => {
 		const query = { q: 'Alex allergic peanuts visiting Rome', containerTag: 'search_1', threshold: 0 }
 		const hidden = (await search(query)).results.map((r) => r.memory)
