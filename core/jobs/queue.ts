@@ -88,12 +88,24 @@ export interface JobQueue {
 
 /**
  * A fetch skips the singleton keys the queue's statistics last saw active: pg-boss's monitor writes them to its queue
- * table, and each process reads that into a cache, by default every 60 s. A key whose job has ended stays blocked
- * until both have caught up, so both are kept to seconds on PostgreSQL (where the supervisor also notices a job whose
- * worker died within seconds). The embedded store keeps the monitor at its 60 s, as it scans the whole job table on
- * the one connection searches use (67 ms at 10,000 jobs, 330 ms at 100,000); `recoverOrphans` clears the keys instead.
+ * table, and each process caches that table, by default for 60 s. A key whose job has ended stays blocked until both
+ * have caught up, so on PostgreSQL both are kept to seconds (where the supervisor also notices a job whose worker died
+ * within seconds). The embedded store keeps pg-boss's 60 s for both: its monitor scans the whole job table on the one
+ * connection searches use (67 ms at 10,000 jobs, 330 ms at 100,000), and a cache fresher than the monitor only serves
+ * its stale keys sooner. What matters there is the restart: see `clearStaleSingletons`.
  */
-const QUEUE_CACHE_SECONDS = 5
+const POSTGRES_STATISTICS = { monitorIntervalSeconds: 5, superviseIntervalSeconds: 5, queueCacheIntervalSeconds: 5 }
+
+/**
+ * The embedded store belongs to this process alone (a pid lock guards it), so before pg-boss starts no job is
+ * active, whatever the statistics a killed process left say; left in place, they would hold back the resumed work of
+ * its keys until the monitor and the cache next run, up to two minutes.
+ */
+async function clearStaleSingletons(database: Extract<JobDatabase, { kind: 'executor' }>): Promise<void> {
+	const { rows } = await database.executeSql("SELECT to_regclass('pgboss.queue') IS NOT NULL AS present")
+	if ((rows[0] as { present: boolean } | undefined)?.present)
+		await database.executeSql('UPDATE pgboss.queue SET singletons_active = NULL WHERE singletons_active IS NOT NULL')
+}
 
 /**
  * The durable queue is pg-boss in the service's own database: on PostgreSQL through its own pool, on the embedded
@@ -115,9 +127,7 @@ export async function openJobQueue(
 					connectionString: database.connectionString,
 					schema: database.schema ?? 'pgboss',
 					max: 4,
-					monitorIntervalSeconds: 5,
-					superviseIntervalSeconds: 5,
-					queueCacheIntervalSeconds: QUEUE_CACHE_SECONDS,
+					...POSTGRES_STATISTICS,
 				})
 			: new PgBoss({
 					// biome-ignore lint/suspicious/noExplicitAny: the adapter takes the raw PGlite instance
@@ -125,9 +135,9 @@ export async function openJobQueue(
 					backend: 'pglite',
 					useListenNotify: true,
 					superviseIntervalSeconds: 5,
-					queueCacheIntervalSeconds: QUEUE_CACHE_SECONDS,
 				} as ConstructorParameters<typeof PgBoss>[0])
 	boss.on('error', (error) => logger.warn('job queue error', { error: String(error) }))
+	if (database.kind === 'executor') await clearStaleSingletons(database)
 	await boss.start()
 	// Several processes share one PostgreSQL: a job whose worker died is retried once its heartbeat lapses.
 	const retried = {
@@ -282,12 +292,6 @@ export async function openJobQueue(
 					)
 				recovered += active.length
 			}
-			// Nothing is active now, but the statistics still list the failed jobs' keys, and fetches would skip them
-			// until the monitor's next run; the caches read the cleared column within QUEUE_CACHE_SECONDS.
-			if (recovered > 0 && database.kind === 'executor')
-				await database.executeSql(
-					'UPDATE pgboss.queue SET singletons_active = NULL WHERE singletons_active IS NOT NULL',
-				)
 			return recovered
 		},
 		async stop() {
