@@ -278,6 +278,8 @@ describe('developer console in Chromium', () => {
 				await page.fill('#github-client-secret', secret)
 				await page.click('form.provider:has(#github-client-id) button[type=submit]')
 				await page.waitForSelector('form.provider:has(#github-client-id) [role=status]')
+				// The saved secret's masked form comes with the settings read again after "Saved.".
+				await page.locator('form.provider:has(#github-client-id) code', { hasText: '****9876' }).waitFor()
 				expect(await page.inputValue('#github-client-secret')).toBe('')
 				expect(await page.content()).not.toContain(secret)
 				expect(await page.textContent('form.provider:has(#github-client-id)')).toContain('****9876')
