@@ -139,21 +139,28 @@ export function createMemorySearch(deps: {
 	 */
 	async function readBest(scope: Scope, best: { id: string; score: number }[], needed: number) {
 		const records: MemoryRecord[] = []
-		let latest: number[] = []
+		let latest = 0
+		let cutoff = Number.NEGATIVE_INFINITY
 		let read = 0
 		while (read < best.length) {
 			const batch = best.slice(read, read + Math.max(MIN_READ_BATCH, 2 * needed))
 			read += batch.length
-			const scoreOf = new Map(batch.map(({ id, score }) => [id, score]))
-			for (const memory of await storage.memories.getMany(
-				scope,
-				batch.map(({ id }) => id),
-			)) {
+			const found = new Map(
+				(
+					await storage.memories.getMany(
+						scope,
+						batch.map(({ id }) => id),
+					)
+				).map((memory) => [memory.id, memory]),
+			)
+			// The batch is in score order, so the `needed`-th latest version met is the `needed`-th best.
+			for (const { id, score } of batch) {
+				const memory = found.get(id)
+				if (!memory) continue
 				records.push(memory)
-				if (memory.isLatest) latest.push(scoreOf.get(memory.id)!)
+				if (memory.isLatest && ++latest === needed) cutoff = score
 			}
-			latest = latest.sort((a, b) => b - a)
-			if (latest.length >= needed && (best[read]?.score ?? Number.NEGATIVE_INFINITY) < latest[needed - 1]!) break
+			if (latest >= needed && (best[read]?.score ?? Number.NEGATIVE_INFINITY) < cutoff) break
 		}
 		return records
 	}
