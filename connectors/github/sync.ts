@@ -62,8 +62,7 @@ async function* syncRepository(
 		yield { type: 'checkpoint', cursor: { ...next } }
 	}
 	const run: RepoSync = { ...options, octokit, repository, ...current, ctx, unread: new Set() }
-	const tagKey = `branchTag:${repository.fullName}`
-	const tagBefore = next[tagKey]
+	const tagBefore = next[branchTagKey(repository.fullName)]
 	const head = await headOf(run, next)
 	if (head === null) {
 		yield { type: 'scope-failed', scope: repository.fullName, error: `branch ${run.branch} not found` }
@@ -78,7 +77,7 @@ async function* syncRepository(
 			next[repository.fullName] = head
 			yield { type: 'checkpoint', cursor: { ...next } }
 		}
-	} else if (next[tagKey] !== tagBefore) {
+	} else if (next[branchTagKey(repository.fullName)] !== tagBefore) {
 		// Nothing new, but a new tag to ask with next time.
 		yield { type: 'checkpoint', cursor: { ...next } }
 	}
@@ -130,7 +129,7 @@ async function* missing(repository: Repository, next: GithubCursor, goneKey: str
 		goneKey,
 		`issues:${repository.fullName}`,
 		`issuesListed:${repository.fullName}`,
-		`branchTag:${repository.fullName}`,
+		branchTagKey(repository.fullName),
 		`issuesTag:${repository.fullName}`,
 	]) {
 		delete next[key]
@@ -154,7 +153,7 @@ function forgetIssues(cursor: GithubCursor, repository: Repository): boolean {
  * which GitHub does not count against the rate limit ("Best practices for using the REST API").
  */
 async function headOf(run: RepoSync, next: GithubCursor): Promise<string | null> {
-	const key = `branchTag:${run.repository.fullName}`
+	const key = branchTagKey(run.repository.fullName)
 	const last = branchTagOf(next[key])
 	const known = last && last.branch === run.branch && last.name === run.name ? last : null
 	try {
@@ -175,6 +174,9 @@ async function headOf(run: RepoSync, next: GithubCursor): Promise<string | null>
 		throw error
 	}
 }
+
+/** Where the cursor keeps the ETag of the branch's last answer, with what it answered. */
+const branchTagKey = (fullName: string) => `branchTag:${fullName}`
 
 function branchTagOf(value: string | undefined): { etag: string; sha: string; branch: string; name: string } | null {
 	try {
