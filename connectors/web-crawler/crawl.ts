@@ -178,7 +178,7 @@ export async function* crawl(run: CrawlRun, cursor: CrawlCursor | null): AsyncGe
 	const complete = run.complete && !unread
 	if (!complete) keepAll(held, previous)
 	yield { type: 'present', externalIds: [...held.keys()], complete }
-	yield { type: 'checkpoint', cursor: cursorOf(held) }
+	yield { type: 'checkpoint', cursor: cursorOf(held, new Date().toISOString()) }
 }
 
 interface Found {

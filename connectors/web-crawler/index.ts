@@ -11,7 +11,7 @@ import { crawlSettingsOf, DEFAULT_USER_AGENT, MIN_RECRAWL_HOURS, type WebCrawler
 import { loadRobots, type RobotsRules } from './robots.ts'
 import { CrawlScope } from './scope.ts'
 import { sitemapUrls } from './sitemap.ts'
-import { type CrawlCursor, cursorOf, lastCrawledAt, pagesOf } from './state.ts'
+import { type CrawlCursor, heldCursor, pagesOf } from './state.ts'
 
 export type { CrawlSettings, WebCrawlerOptions } from './options.ts'
 
@@ -66,7 +66,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 					error: `${settings.startUrl.origin}/robots.txt could not be read (${firstRobots.unreadable}): nothing is crawled until it can`,
 				}
 				// Nothing is deleted: what the last crawl held stays.
-				yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor), lastCrawledAt(cursor)) }
+				yield { type: 'checkpoint', cursor: heldCursor(cursor) }
 				return
 			}
 			let robots: RobotsRules = firstRobots
@@ -88,7 +88,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 						externalId: null,
 						error: `the start URL leads to another site (${start.error}); nothing is crawled or deleted until metadata.startUrl names it`,
 					}
-					yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor), lastCrawledAt(cursor)) }
+					yield { type: 'checkpoint', cursor: heldCursor(cursor) }
 					return
 				}
 				const landed = start.type === 'fetched' ? new URL(start.fetched.url) : null
@@ -102,7 +102,7 @@ export function webCrawler(options: WebCrawlerOptions = {}) {
 							externalId: null,
 							error: `${landed.origin}/robots.txt could not be read (${moved.unreadable}): nothing is crawled until it can`,
 						}
-						yield { type: 'checkpoint', cursor: cursorOf(pagesOf(cursor), lastCrawledAt(cursor)) }
+						yield { type: 'checkpoint', cursor: heldCursor(cursor) }
 						return
 					}
 					robots = moved

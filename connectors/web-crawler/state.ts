@@ -28,12 +28,15 @@ export function pagesOf(cursor: CrawlCursor | null): Map<string, PageState> {
 }
 
 /**
- * The cursor holding `pages`. `crawledAt` is when the last crawl finished: a checkpoint that does not end a crawl (one
- * mid-way, a failed run) passes on the one before, so the run resumed or retried is not taken for a recent crawl.
+ * The cursor holding `pages`, and when the last crawl finished (`crawledAt`): a checkpoint that does not end a crawl
+ * (one mid-way, a failed run) passes on the one before, so the run resumed or retried is not taken for a recent crawl.
  */
-export function cursorOf(pages: Map<string, PageState>, crawledAt = new Date().toISOString()): CrawlCursor {
+export function cursorOf(pages: Map<string, PageState>, crawledAt: string): CrawlCursor {
 	return { pages: JSON.stringify(Object.fromEntries(pages)), crawledAt }
 }
 
 /** When the crawl before `cursor`'s run finished ('' for none). */
 export const lastCrawledAt = (cursor: CrawlCursor | null) => cursor?.crawledAt ?? ''
+
+/** `cursor` as it was: a run that crawled nothing keeps what the last crawl held, and when it finished. */
+export const heldCursor = (cursor: CrawlCursor | null) => cursorOf(pagesOf(cursor), lastCrawledAt(cursor))
