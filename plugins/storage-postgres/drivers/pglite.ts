@@ -3,6 +3,7 @@ import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
 import { BackgroundLane, type Logger } from '../../../core/index.ts'
 import { type Db, type Driver, laneDb } from '../db.ts'
+import { PgliteStatements } from './pglite-statements.ts'
 import { isNewStore, loadTemplate, PGLITE_TEMPLATE_DIR } from './pglite-template.ts'
 
 /**
@@ -58,18 +59,22 @@ export async function openPglite(
 }
 
 function pgliteDb(pg: PGlite): Db {
+	const statements = new PgliteStatements(pg)
 	return {
-		query: async <T>(text: string, params: unknown[] = []) => (await pg.query<T>(text, params)).rows,
+		query: <T>(text: string, params: unknown[] = []) => statements.query<T>(text, params),
 		exec: async (statements) => {
 			await pg.exec(statements)
 		},
-		transaction: (fn) => pg.transaction((tx) => fn(transactionDb(tx))),
+		transaction: (fn) => pg.transaction((tx) => fn(transactionDb(tx, statements))),
 	}
 }
 
-function transactionDb(tx: Transaction): Db {
+function transactionDb(tx: Transaction, statements: PgliteStatements): Db {
 	const db: Db = {
-		query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows,
+		query: async <T>(text: string, params: unknown[] = []) => {
+			if (tx.closed) throw new Error('Transaction is closed')
+			return statements.inTransaction<T>(text, params)
+		},
 		exec: async (statements) => {
 			await tx.exec(statements)
 		},
