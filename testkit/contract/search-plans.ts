@@ -1,16 +1,17 @@
 import { expect } from 'bun:test'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
 import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
+import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/search.ts'
 import { newDocument, vec } from './storage.contract.ts'
 
-/** 500 chunks of common words and one of a rare word, with fresh statistics, in a new organization. */
-async function seed(driver: Driver) {
+/** `count` chunks of common words and one of a rare word at `rare`, with fresh statistics, in a new organization. */
+async function seed(driver: Driver, count = 500, rare = { at: 250, content: 'a rare zanzibar chunk' }) {
 	const stores = storesOver(() => driver.db)
 	const scope = { orgId: (await stores.orgs.create(`planned-${crypto.randomUUID()}`)).id }
 	const { document } = await stores.documents.upsert(scope, newDocument())
-	const chunks = Array.from({ length: 500 }, (_, n) => ({
+	const chunks = Array.from({ length: count }, (_, n) => ({
 		position: n,
-		content: n === 250 ? 'a rare zanzibar chunk' : `common words number ${n % 10}`,
+		content: n === rare.at ? rare.content : `common words number ${n % 10}`,
 		type: 'text' as const,
 		metadata: null,
 		embedding: vec(1, n % 7, 3),
@@ -18,7 +19,7 @@ async function seed(driver: Driver) {
 	await stores.chunks.stage(document.id, chunks)
 	await stores.chunks.publish(document.id)
 	await driver.db.exec('VACUUM ANALYZE')
-	return { stores, scope }
+	return { stores, scope, document }
 }
 
 /** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
@@ -46,4 +47,21 @@ export async function expectBoundedCommonWordsSearch(driver: Driver) {
 	expect(heapRows.length).toBeGreaterThan(1)
 	expect(Math.max(...heapRows)).toBeLessThanOrEqual(50)
 	expect(heapRows.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(250)
+}
+
+/**
+ * A scope with more full-text matches than one scan ranks (PLAIN_RANK_ROWS) is searched by the match tiers, on its
+ * first search and after: they find the one chunk holding both words, stored past the cut of the scan.
+ */
+export async function expectLargeScopeSearchedByTiers(driver: Driver) {
+	const count = PLAIN_RANK_ROWS + 100
+	const rare = { at: count - 50, content: 'common zanzibar' }
+	const { stores, scope, document } = await seed(driver, count, rare)
+	const [both] = (await stores.chunks.list(scope, document.id)).filter((chunk) => chunk.content === rare.content)
+	const query = { containerTags: null, vector: vec(1), terms: ['common', 'zanzibar'], limit: 10 }
+	for (const _search of ['first', 'remembered']) {
+		const hits = await stores.search.chunksByText(scope, query)
+		expect(hits).toHaveLength(10)
+		expect(hits[0]!.chunkId).toBe(both!.id)
+	}
 }

@@ -967,6 +967,20 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(ranks).toEqual([...ranks].sort((x, y) => y - x))
 			})
 
+			it('ranks every match of a small scope, the best one first wherever it is stored', async () => {
+				const scope = await newScope()
+				const document = await add(scope)
+				await index(document.id, [
+					...Array.from({ length: 150 }, (_, n) => ({ content: `an apple numbered ${n}` })),
+					{ content: 'apple pie, apple tart and apple crumble' },
+				])
+				for (const limit of [1, 5, 10]) {
+					const hits = await storage.search.chunksByText(scope, query({ terms: ['apple'], limit }))
+					const [first] = await storage.chunks.byIds(scope, [hits[0]!.chunkId])
+					expect(first!.content).toBe('apple pie, apple tart and apple crumble')
+				}
+			})
+
 			it('finds the chunk of a rare word among very common ones, and never returns more than the limit', async () => {
 				const scope = await newScope()
 				const document = await add(scope)

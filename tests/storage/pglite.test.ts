@@ -8,7 +8,11 @@ import { storagePostgres } from '../../plugins/storage-postgres/index.ts'
 import { migrate } from '../../plugins/storage-postgres/queries/index.ts'
 import { connectionStorageContract } from '../../testkit/contract/connection-storage.contract.ts'
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
-import { expectBoundedCommonWordsSearch, seededSearchPlans } from '../../testkit/contract/search-plans.ts'
+import {
+	expectBoundedCommonWordsSearch,
+	expectLargeScopeSearchedByTiers,
+	seededSearchPlans,
+} from '../../testkit/contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
 
 storageContract('storage-postgres on embedded PGlite', async () => {
@@ -54,5 +58,9 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 
 	it('reads a bounded number of rows for words that most chunks hold', async () => {
 		await expectBoundedCommonWordsSearch(driver)
+	})
+
+	it('searches a scope with more matches than one scan ranks by the match tiers', async () => {
+		await expectLargeScopeSearchedByTiers(driver)
 	})
 })

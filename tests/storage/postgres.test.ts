@@ -6,7 +6,11 @@ import { migrate } from '../../plugins/storage-postgres/queries/index.ts'
 import { MIGRATIONS } from '../../plugins/storage-postgres/queries/schema.ts'
 import { connectionStorageContract } from '../../testkit/contract/connection-storage.contract.ts'
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
-import { expectBoundedCommonWordsSearch, seededSearchPlans } from '../../testkit/contract/search-plans.ts'
+import {
+	expectBoundedCommonWordsSearch,
+	expectLargeScopeSearchedByTiers,
+	seededSearchPlans,
+} from '../../testkit/contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
 import { createTestDatabase, describePostgres } from '../../testkit/postgres.ts'
 
@@ -49,6 +53,10 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 
 		it('reads a bounded number of rows for words that most chunks hold', async () => {
 			await expectBoundedCommonWordsSearch(driver())
+		})
+
+		it('searches a scope with more matches than one scan ranks by the match tiers', async () => {
+			await expectLargeScopeSearchedByTiers(driver())
 		})
 	})
 

@@ -2,6 +2,7 @@ import type { ChunkSearchQuery, Scope, SearchStore, TextHit, VectorHit } from '.
 import type { Db } from '../db.ts'
 import { PUBLISHED } from './chunks.ts'
 import { metadataConditions } from './document-conditions.ts'
+import { LargeScopes, scopeKey } from './large-scopes.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { type LocalSettings, setLocal } from './set-local.ts'
 
@@ -29,6 +30,12 @@ const MIN_TIER_ROWS = 50
 /** The most single-word tiers of the full-text search (the last one takes the remaining words together). */
 const MAX_WORD_TIERS = 16
 
+/**
+ * The most chunks matching any word a scope's full-text search ranks in one scan, exactly; more go to the match
+ * tiers, which read up to (tiers x cut) rows: 450 for five content words at the smallest cut.
+ */
+export const PLAIN_RANK_ROWS = 500
+
 /** PostgreSQL's english stopword list (tsearch_data/english.stop): words the english configuration drops. */
 const STOPWORDS = new Set(
 	(
@@ -42,6 +49,7 @@ const STOPWORDS = new Set(
 )
 
 export function searchStore(db: () => Db): SearchStore {
+	const largeScopes = new LargeScopes()
 	return {
 		async chunksByVector(scope, query) {
 			if (query.limit <= 0) return []
@@ -62,18 +70,27 @@ export function searchStore(db: () => Db): SearchStore {
 		},
 
 		async chunksByText(scope, query) {
-			if (query.limit <= 0 || !textSearchStatement(scope, query)) return []
-			const run = (visibility: Visibility) => {
-				const statement = textSearchStatement(scope, query, visibility)!
-				return db().query<{ id: string; document_id: string; rank: number; coverage: number; published: boolean }>(
-					statement.text,
-					statement.params,
+			if (query.limit <= 0 || queryWords(query.terms).length === 0) return []
+			const toHits = (rows: TextRow[]) =>
+				rows.map(
+					(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
 				)
+			const key = scopeKey(scope, query)
+			if (!largeScopes.has(key)) {
+				const ranked = await publishedRows(async (visibility) => {
+					const statement = plainTextSearchStatement(scope, query, visibility)!
+					const rows = await db().query<TextRow & { matched: number }>(statement.text, statement.params)
+					// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
+					return (rows[0]?.matched ?? 0) > PLAIN_RANK_ROWS ? null : rows
+				})
+				if (ranked) return toHits(ranked)
+				largeScopes.add(key)
 			}
-			const rows = await publishedRows(run)
-			return rows.map(
-				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
-			)
+			const rows = await publishedRows((visibility) => {
+				const statement = textSearchStatement(scope, query, visibility)!
+				return db().query<TextRow>(statement.text, statement.params)
+			})
+			return toHits(rows)
 		},
 	}
 }
@@ -90,11 +107,19 @@ export type Visibility = 'answer' | 'scan'
  * chunk that is staged or replaced (only while a document of the scope is being processed). Either way no
  * unpublished chunk is returned, and an answer of published chunks only is the one the exact search gives.
  */
-async function publishedRows<Row extends { published: boolean }>(
-	run: (visibility: Visibility) => Promise<Row[]>,
-): Promise<Row[]> {
+async function publishedRows<Row extends { published: boolean }, Rows extends Row[] | null>(
+	run: (visibility: Visibility) => Promise<Rows>,
+): Promise<Rows> {
 	const rows = await run('answer')
-	return rows.every((row) => row.published) ? rows : run('scan')
+	return rows === null || rows.every((row) => row.published) ? rows : run('scan')
+}
+
+interface TextRow {
+	id: string
+	document_id: string
+	rank: number
+	coverage: number
+	published: boolean
 }
 
 /**
@@ -124,8 +149,25 @@ export function vectorSearchStatement(
 
 /**
  * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
+ * (see Visibility: with `scan`, only published chunks are read) and how many chunks matched (`matched`, counted up to
+ * one past PLAIN_RANK_ROWS); null when no word is left. Every match is ranked, so the answer is exact while `matched`
+ * is at most PLAIN_RANK_ROWS; past that it ranked a sample and the match tiers (`textSearchStatement`) take over.
+ */
+export function plainTextSearchStatement(
+	scope: Scope,
+	query: ChunkSearchQuery,
+	visibility: Visibility = 'scan',
+): Statement | null {
+	return rankedTextStatement(scope, query, visibility, (from, where, rank, anyWord, params) => {
+		const matched = `SELECT c.id, ${rank} AS rank FROM ${from}
+			WHERE c.tsv @@ ${tsquery(anyWord)} AND ${where} LIMIT ${params.add(PLAIN_RANK_ROWS + 1)}`
+		return { candidates: matched, matched: '(SELECT count(*) FROM candidates)::int AS matched' }
+	})
+}
+
+/**
+ * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
  * (see Visibility: with `scan`, only published chunks are read); null when no word is left.
- * Words are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  *
  * Ranking every chunk that holds any of the words costs as much as the most common word allows (thousands of rows
  * at 100k chunks), so only a bounded candidate set is ranked: the union of "match tiers" (all the words, at least
@@ -140,6 +182,36 @@ export function textSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
+	return rankedTextStatement(scope, query, visibility, (from, where, rank, _anyWord, params) => {
+		const cuts = new Map<number, string>()
+		const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
+		const tiers = matchTiers(queryWords(query.terms)).map((tier) => {
+			const rows = tier.words > 1 ? query.limit : Math.ceil(query.limit / 2)
+			return `(SELECT c.id, ${rank} AS rank
+				FROM ${from} WHERE c.tsv @@ ${tsquery(params.add(tier.query))} AND ${where}
+				LIMIT ${cut(Math.max(rows, MIN_TIER_ROWS))})`
+		})
+		return { candidates: tiers.join(' UNION ') }
+	})
+}
+
+/**
+ * The full-text statement around a candidate set: the best `limit` candidates by rank with their coverage of the
+ * query's lexemes and whether they are published. Words are reduced to letters and digits, so the tsquery texts can
+ * only hold words, parentheses, ' & ' and ' | '.
+ */
+function rankedTextStatement(
+	scope: Scope,
+	query: ChunkSearchQuery,
+	visibility: Visibility,
+	candidates: (
+		from: string,
+		where: string,
+		rank: string,
+		anyWord: string,
+		params: Params,
+	) => { candidates: string; matched?: string },
+): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
@@ -147,18 +219,17 @@ export function textSearchStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const cuts = new Map<number, string>()
-	const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
-	const tiers = matchTiers(words).map((tier) => {
-		const rows = tier.words > 1 ? query.limit : Math.ceil(query.limit / 2)
-		return `(SELECT c.id, ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8 AS rank
-			FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(tier.query)}) AND ${where}
-			LIMIT ${cut(Math.max(rows, MIN_TIER_ROWS))})`
-	})
-	const text = `WITH candidates AS MATERIALIZED (${tiers.join(' UNION ')})
+	const rank = `ts_rank_cd(c.tsv, ${tsquery(anyWord)}, 32)::float8`
+	const set = candidates(from, where, rank, anyWord, params)
+	const text = `WITH candidates AS MATERIALIZED (${set.candidates})
 		SELECT c.id, c.document_id, best.rank,
 			${lexemeCoverage('c')},
-			${publishedColumn('c')}
+			${publishedColumn('c')}${
+				set.matched
+					? `,
+			${set.matched}`
+					: ''
+			}
 		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
 		JOIN chunks c ON c.id = best.id
 		LEFT JOIN documents owner ON owner.id = c.document_id
@@ -219,6 +290,12 @@ export function queryWords(terms: string[]): string[] {
  */
 export const lexemeCoverage = (alias: string) =>
 	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
+
+/**
+ * The english tsquery of the text parameter `param`, parsed once per statement: in a generic plan (a prepared
+ * statement's, after five runs) a bare `to_tsquery` of a parameter is parsed again for every row.
+ */
+const tsquery = (param: string) => `(SELECT to_tsquery('english', ${param}))`
 
 /** Whether the chunk row `alias` (with its document joined as `owner`) is of its document's published generation. */
 const publishedColumn = (alias: string) => `coalesce(owner.chunk_generation = ${alias}.generation, false) AS published`
