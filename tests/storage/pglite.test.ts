@@ -56,6 +56,18 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 		expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
 	})
 
+	it('prepares a statement once and still plans each execution for its parameters', async () => {
+		const text = 'SELECT $1::int + 1 AS next'
+		for (const n of [1, 2, 3]) expect(await driver.db.query(text, [n])).toEqual([{ next: n + 1 }])
+		const named = await driver.db.query('SELECT statement FROM pg_prepared_statements WHERE statement = $1', [text])
+		expect(named).toHaveLength(1)
+		await driver.db.transaction(async (tx) => {
+			expect(await tx.query('SELECT current_setting($1) AS mode', ['plan_cache_mode'])).toEqual([
+				{ mode: 'force_custom_plan' },
+			])
+		})
+	})
+
 	it('reads a bounded number of rows for words that most chunks hold', async () => {
 		await expectBoundedCommonWordsSearch(driver)
 	})

@@ -12,10 +12,9 @@ interface Prepared {
 }
 
 /**
- * `PGlite.query` parses, describes and plans its statement on every call (an unnamed statement). These are named
- * statements, parsed once per text: a repeated statement skips parsing, and once PostgreSQL's plan cache finds its
- * generic plan as good as the custom ones (after five runs) it skips planning too. Every step is the one `query`
- * takes (the same serializers and result parsers), on PGlite's protocol interface.
+ * `PGlite.query` parses and describes its statement on every call (an unnamed statement). These are named statements,
+ * parsed once per text; how each execution is planned is the session's `plan_cache_mode`. Every step is the one
+ * `query` takes (the same serializers and result parsers), on PGlite's protocol interface.
  */
 export class PgliteStatements {
 	private readonly prepared = new Map<string, Prepared>()

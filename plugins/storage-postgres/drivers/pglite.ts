@@ -45,6 +45,8 @@ export async function openPglite(
 		extensions: { vector },
 		...(sharedBuffers ? { postgresqlconf: `shared_buffers = ${sharedBuffers}` } : {}),
 	})
+	// As on PostgreSQL (drivers/postgres.ts): statements are prepared, but each execution is planned for its parameters.
+	await pg.exec('SET plan_cache_mode = force_custom_plan')
 	return {
 		db: laneDb(pgliteDb(pg), new BackgroundLane(BACKGROUND_BUDGET)),
 		autovacuum: false,

@@ -160,7 +160,7 @@ export function plainTextSearchStatement(
 ): Statement | null {
 	return rankedTextStatement(scope, query, visibility, (from, where, rank, anyWord, params) => {
 		const matched = `SELECT c.id, ${rank} AS rank FROM ${from}
-			WHERE c.tsv @@ ${tsquery(anyWord)} AND ${where} LIMIT ${params.add(PLAIN_RANK_ROWS + 1)}`
+			WHERE c.tsv @@ to_tsquery('english', ${anyWord}) AND ${where} LIMIT ${params.add(PLAIN_RANK_ROWS + 1)}`
 		return { candidates: matched, matched: '(SELECT count(*) FROM candidates)::int AS matched' }
 	})
 }
@@ -188,7 +188,7 @@ export function textSearchStatement(
 		const tiers = matchTiers(queryWords(query.terms)).map((tier) => {
 			const rows = tier.words > 1 ? query.limit : Math.ceil(query.limit / 2)
 			return `(SELECT c.id, ${rank} AS rank
-				FROM ${from} WHERE c.tsv @@ ${tsquery(params.add(tier.query))} AND ${where}
+				FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(tier.query)}) AND ${where}
 				LIMIT ${cut(Math.max(rows, MIN_TIER_ROWS))})`
 		})
 		return { candidates: tiers.join(' UNION ') }
@@ -219,7 +219,7 @@ function rankedTextStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const rank = `ts_rank_cd(c.tsv, ${tsquery(anyWord)}, 32)::float8`
+	const rank = `ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8`
 	const set = candidates(from, where, rank, anyWord, params)
 	const text = `WITH candidates AS MATERIALIZED (${set.candidates})
 		SELECT c.id, c.document_id, best.rank,
@@ -290,12 +290,6 @@ export function queryWords(terms: string[]): string[] {
  */
 export const lexemeCoverage = (alias: string) =>
 	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
-
-/**
- * The english tsquery of the text parameter `param`, parsed once per statement: in a generic plan (a prepared
- * statement's, after five runs) a bare `to_tsquery` of a parameter is parsed again for every row.
- */
-const tsquery = (param: string) => `(SELECT to_tsquery('english', ${param}))`
 
 /** Whether the chunk row `alias` (with its document joined as `owner`) is of its document's published generation. */
 const publishedColumn = (alias: string) => `coalesce(owner.chunk_generation = ${alias}.generation, false) AS published`
