@@ -6,11 +6,18 @@
  * With `--bulk` (PostgreSQL only) the store is loaded by COPY with the indexes built after the load
  * (bench/lib/bulk-seed.ts), which reaches sizes the storage plugin's writes cannot; `--size` lists the sizes.
  *
- *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m]
+ * With `--root DIR` (PostgreSQL only) each size is measured side by side instead: a server of this checkout (A) and
+ * one of the checkout at DIR (B, with its own `bun install`) on the same database, one client, each query sent to
+ * both in turn, alternating which goes first; prints both and the ratio B / A.
+ *
+ *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR]
  */
+
+import { resolve } from 'node:path'
 import postgres from 'postgres'
 import { TextGenerator } from '../testkit/text.ts'
 import { type BulkTarget, type BulkTimings, bulkSeed } from './lib/bulk-seed.ts'
+import { commitOf } from './lib/checkout.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } from './lib/measure.ts'
@@ -18,6 +25,7 @@ import { analyzedVectorPlan, searchAccessPaths } from './lib/plans.ts'
 import { seedDocuments, seedOtherContainers } from './lib/seed.ts'
 import { seedMemories } from './lib/seed-memories.ts'
 import { startServer } from './lib/server.ts'
+import { summarize } from './lib/stats.ts'
 import {
 	type BenchStore,
 	createStore,
@@ -28,10 +36,12 @@ import {
 	prepareStore,
 	QUICK,
 } from './lib/store.ts'
-import { bytes, type Cell, heading, note, printTable } from './lib/table.ts'
+import { bytes, type Cell, fixed, heading, ms, note, printTable } from './lib/table.ts'
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const BULK = process.argv.includes('--bulk')
+const rootFlag = flagValue(process.argv.slice(2), 'root')
+const OTHER_ROOT = rootFlag ? resolve(rootFlag) : undefined
 
 /** `--size 100k,300k,1m`: chunk counts with k (thousand) and m (million) suffixes. */
 function parseSizes(value: string | undefined): number[] | null {
@@ -210,6 +220,11 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 					])
 				}
 			}
+			if (OTHER_ROOT) {
+				await measureSideBySide(store, key, size)
+				plugins = await openPlugins(store)
+				continue
+			}
 			const server = await startServer(store)
 			try {
 				const client = new BenchClient(server.url, key)
@@ -255,6 +270,55 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 	}
 }
 
+const sideBySide: Cell[][] = []
+
+/** Every endpoint at one client on a server of this checkout (A) and of OTHER_ROOT (B), interleaved A B, B A, ... */
+async function measureSideBySide(store: BenchStore, key: string, size: number): Promise<void> {
+	const sides = [
+		{ label: `A ${commitOf(resolve(import.meta.dir, '..'))}`, server: await startServer(store) },
+		{ label: `B ${commitOf(OTHER_ROOT!)}`, server: await startServer(store, {}, 120_000, [], OTHER_ROOT!) },
+	]
+	try {
+		const clients = sides.map((side) => new BenchClient(side.server.url, key))
+		const endpoints = [
+			{ name: 'v3', path: '/v3/search', body: (q: string) => ({ q, containerTag: TARGET }) },
+			...V4_MODES.map((mode) => ({
+				name: `v4 ${mode}`,
+				path: '/v4/search',
+				body: (q: string) => ({ q, containerTag: TARGET, searchMode: mode }),
+			})),
+		]
+		for (const endpoint of endpoints) {
+			const times: number[][] = [[], []]
+			const requests = REQUESTS[1]!
+			for (let i = -20; i < requests; i++) {
+				const order = i % 2 === 0 ? [0, 1] : [1, 0]
+				for (const side of order) {
+					const reply = await clients[side]!.post(endpoint.path, endpoint.body(queries[(i + 20) % queries.length]!))
+					if (reply.status !== 200) throw new Error(`${sides[side]!.label} ${endpoint.path} answered ${reply.status}`)
+					if (i >= 0) times[side]!.push(reply.serverMs ?? reply.ms)
+				}
+			}
+			const [a, b] = times.map((values) => summarize(values))
+			sideBySide.push(
+				[size.toLocaleString('en'), endpoint.name, sides[0]!.label, ms(a!.p50), ms(a!.p95), '', a!.count],
+				[size.toLocaleString('en'), endpoint.name, sides[1]!.label, ms(b!.p50), ms(b!.p95), '', b!.count],
+				[
+					size.toLocaleString('en'),
+					endpoint.name,
+					'ratio B / A',
+					'',
+					'',
+					`${fixed(b!.p50 / a!.p50)} / ${fixed(b!.p95 / a!.p95)}`,
+					'',
+				],
+			)
+		}
+	} finally {
+		for (const side of sides) await side.server.stop()
+	}
+}
+
 async function main() {
 	const drivers = driversToRun()
 	if (BULK && drivers.includes('embedded')) throw new Error('--bulk loads PostgreSQL only: add --driver postgres')
@@ -265,9 +329,19 @@ async function main() {
 	console.log(
 		`Searched container: ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} chunks (~10 per 9 KB document); ${OTHER_CONTAINERS.toLocaleString('en')} other containers of ~${CHUNKS_PER_OTHER_CONTAINER} chunks each in the same organization. Text: Zipf-distributed words of the embedder vocabulary. Queries: 500 generated 2-4 content-word queries, limit 10. Times in ms; "server" is the response's \`timing\`.`,
 	)
+	if (OTHER_ROOT && drivers.includes('embedded')) {
+		throw new Error('--root runs two servers on one database: PostgreSQL only, add --driver postgres')
+	}
 	const rows: Row[] = []
 	const paths: Cell[][] = []
 	for (const driver of drivers) await benchDriver(driver, rows, paths)
+	if (OTHER_ROOT) {
+		printTable(
+			'Side by side, one client, interleaved (server ms)',
+			['chunks', 'endpoint', 'checkout', 'server p50', 'server p95', 'B / A p50 / p95', 'requests'],
+			sideBySide,
+		)
+	}
 	printTable(
 		'Search latency (ms) and throughput',
 		['driver', 'chunks', 'endpoint', ...LATENCY_HEADERS],
