@@ -25,7 +25,8 @@ export async function searchPlans(
 			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})
-	// The statements a search runs first (publication checked on the answer); see publishedRows.
+	// The statements a search runs first (publication checked on the answer; see publishedRows); for full text, the
+	// match tiers of a scope with more matches than one scan ranks (PLAIN_RANK_ROWS).
 	const text = textSearchStatement(scope, query, 'answer')
 	return {
 		vector: await explain(vectorSearchStatement(scope, query, 'answer')),
