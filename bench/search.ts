@@ -6,13 +6,16 @@
  * With `--bulk` (PostgreSQL only) the store is loaded by COPY with the indexes built after the load
  * (bench/lib/bulk-seed.ts), which reaches sizes the storage plugin's writes cannot; `--size` lists the sizes.
  *
- * With `--root DIR` (PostgreSQL only) each size is measured side by side instead: a server of this checkout (A) and
- * one of the checkout at DIR (B, with its own `bun install`) on the same database, one client, each query sent to
- * both in turn, alternating which goes first; prints both and the ratio B / A.
+ * With `--root DIR` each size is measured side by side instead: a server of this checkout (A) and one of the checkout
+ * at DIR (B, with its own `bun install`) on the same data (one database, or a copy of the embedded store each), one
+ * client, each query sent to both in turn, alternating which goes first; prints both and the ratio B / A. Several
+ * B sides, each against A in turn, are separated by commas; `DIR@NAME=VALUE` runs that side with a service setting
+ * (e.g. `.@MEMORY_PGLITE_SHARED_BUFFERS=128MB`: this checkout with another buffer cache).
  *
- *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR]
+ *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR[,DIR]]
  */
 
+import { cpSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import postgres from 'postgres'
 import { TextGenerator } from '../testkit/text.ts'
@@ -24,7 +27,7 @@ import { type EndpointResult, LATENCY_HEADERS, latencyCells, measureEndpoint } f
 import { analyzedVectorPlan, searchAccessPaths } from './lib/plans.ts'
 import { seedDocuments, seedOtherContainers } from './lib/seed.ts'
 import { seedMemories } from './lib/seed-memories.ts'
-import { startServer } from './lib/server.ts'
+import { type ServerProcess, startServer } from './lib/server.ts'
 import { summarize } from './lib/stats.ts'
 import {
 	type BenchStore,
@@ -40,8 +43,14 @@ import { bytes, type Cell, fixed, heading, ms, note, printTable } from './lib/ta
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const BULK = process.argv.includes('--bulk')
-const rootFlag = flagValue(process.argv.slice(2), 'root')
-const OTHER_ROOT = rootFlag ? resolve(rootFlag) : undefined
+/** `--root DIR[@NAME=VALUE][,...]`: the other checkouts (B sides), each with the service settings it runs with. */
+const OTHER_SIDES = flagValue(process.argv.slice(2), 'root')
+	?.split(',')
+	.map((entry) => {
+		const [dir, setting] = entry.split('@')
+		const [name, value] = setting ? setting.split('=') : []
+		return { root: resolve(dir!), env: name && value ? { [name]: value } : {} }
+	})
 
 /** `--size 100k,300k,1m`: chunk counts with k (thousand) and m (million) suffixes. */
 function parseSizes(value: string | undefined): number[] | null {
@@ -220,7 +229,7 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 					])
 				}
 			}
-			if (OTHER_ROOT) {
+			if (OTHER_SIDES) {
 				await measureSideBySide(store, key, size)
 				plugins = await openPlugins(store)
 				continue
@@ -272,50 +281,77 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 
 const sideBySide: Cell[][] = []
 
-/** Every endpoint at one client on a server of this checkout (A) and of OTHER_ROOT (B), interleaved A B, B A, ... */
+/**
+ * Every endpoint at one client on a server of this checkout (A) and of each other side (B) in turn, interleaved A B,
+ * B A, ... PostgreSQL sides share the database; an embedded store is copied for each side (one process per store).
+ */
 async function measureSideBySide(store: BenchStore, key: string, size: number): Promise<void> {
-	const sides = [
-		{ label: `A ${commitOf(resolve(import.meta.dir, '..'))}`, server: await startServer(store) },
-		{ label: `B ${commitOf(OTHER_ROOT!)}`, server: await startServer(store, {}, 120_000, [], OTHER_ROOT!) },
-	]
+	const copies: string[] = []
+	const storeFor = (side: string): BenchStore => {
+		if (store.databaseUrl) return store
+		const dataDir = `${store.dataDir}-${side}`
+		cpSync(store.dataDir, dataDir, { recursive: true })
+		copies.push(dataDir)
+		return { ...store, dataDir, env: { ...store.env, MEMORY_DATA_DIR: dataDir } }
+	}
+	const a = { label: `A ${commitOf(resolve(import.meta.dir, '..'))}`, server: await startServer(storeFor('a')) }
 	try {
-		const clients = sides.map((side) => new BenchClient(side.server.url, key))
-		const endpoints = [
-			{ name: 'v3', path: '/v3/search', body: (q: string) => ({ q, containerTag: TARGET }) },
-			...V4_MODES.map((mode) => ({
-				name: `v4 ${mode}`,
-				path: '/v4/search',
-				body: (q: string) => ({ q, containerTag: TARGET, searchMode: mode }),
-			})),
-		]
-		for (const endpoint of endpoints) {
-			const times: number[][] = [[], []]
-			const requests = REQUESTS[1]!
-			for (let i = -20; i < requests; i++) {
-				const order = i % 2 === 0 ? [0, 1] : [1, 0]
-				for (const side of order) {
-					const reply = await clients[side]!.post(endpoint.path, endpoint.body(queries[(i + 20) % queries.length]!))
-					if (reply.status !== 200) throw new Error(`${sides[side]!.label} ${endpoint.path} answered ${reply.status}`)
-					if (i >= 0) times[side]!.push(reply.serverMs ?? reply.ms)
-				}
+		for (const [n, other] of OTHER_SIDES!.entries()) {
+			const settings = Object.entries(other.env).map(([name, value]) => ` ${name}=${value}`)
+			const b = {
+				label: `B ${commitOf(other.root)}${settings.join('')}`,
+				server: await startServer(storeFor(`b${n}`), other.env, 300_000, [], other.root),
 			}
-			const [a, b] = times.map((values) => summarize(values))
-			sideBySide.push(
-				[size.toLocaleString('en'), endpoint.name, sides[0]!.label, ms(a!.p50), ms(a!.p95), '', a!.count],
-				[size.toLocaleString('en'), endpoint.name, sides[1]!.label, ms(b!.p50), ms(b!.p95), '', b!.count],
-				[
-					size.toLocaleString('en'),
-					endpoint.name,
-					'ratio B / A',
-					'',
-					'',
-					`${fixed(b!.p50 / a!.p50)} / ${fixed(b!.p95 / a!.p95)}`,
-					'',
-				],
-			)
+			try {
+				await compareEndpoints([a, b], key, size)
+			} finally {
+				await b.server.stop()
+			}
 		}
 	} finally {
-		for (const side of sides) await side.server.stop()
+		await a.server.stop()
+		for (const copy of copies) rmSync(copy, { recursive: true, force: true })
+	}
+}
+
+async function compareEndpoints(sides: { label: string; server: ServerProcess }[], key: string, size: number) {
+	const clients = sides.map((side) => new BenchClient(side.server.url, key))
+	const endpoints = [
+		{ name: 'v3', path: '/v3/search', body: (q: string) => ({ q, containerTag: TARGET }) },
+		...V4_MODES.map((mode) => ({
+			name: `v4 ${mode}`,
+			path: '/v4/search',
+			body: (q: string) => ({ q, containerTag: TARGET, searchMode: mode }),
+		})),
+	]
+	for (const endpoint of endpoints) {
+		const times: number[][] = [[], []]
+		for (let i = -20; i < REQUESTS[1]!; i++) {
+			for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
+				const reply = await clients[side]!.post(endpoint.path, endpoint.body(queries[(i + 20) % queries.length]!))
+				if (reply.status !== 200) throw new Error(`${sides[side]!.label} ${endpoint.path} answered ${reply.status}`)
+				if (i >= 0) times[side]!.push(reply.serverMs ?? reply.ms)
+			}
+		}
+		const [a, b] = times.map((values) => summarize(values))
+		const cells = (label: string, summary: typeof a) => [
+			size.toLocaleString('en'),
+			endpoint.name,
+			label,
+			ms(summary!.p50),
+			ms(summary!.p95),
+			'',
+			summary!.count,
+		]
+		sideBySide.push(cells(sides[0]!.label, a), cells(sides[1]!.label, b), [
+			size.toLocaleString('en'),
+			endpoint.name,
+			'ratio B / A',
+			'',
+			'',
+			`${fixed(b!.p50 / a!.p50, 2)} / ${fixed(b!.p95 / a!.p95, 2)}`,
+			'',
+		])
 	}
 }
 
@@ -329,13 +365,10 @@ async function main() {
 	console.log(
 		`Searched container: ${SIZES.map((s) => s.toLocaleString('en')).join(' / ')} chunks (~10 per 9 KB document); ${OTHER_CONTAINERS.toLocaleString('en')} other containers of ~${CHUNKS_PER_OTHER_CONTAINER} chunks each in the same organization. Text: Zipf-distributed words of the embedder vocabulary. Queries: 500 generated 2-4 content-word queries, limit 10. Times in ms; "server" is the response's \`timing\`.`,
 	)
-	if (OTHER_ROOT && drivers.includes('embedded')) {
-		throw new Error('--root runs two servers on one database: PostgreSQL only, add --driver postgres')
-	}
 	const rows: Row[] = []
 	const paths: Cell[][] = []
 	for (const driver of drivers) await benchDriver(driver, rows, paths)
-	if (OTHER_ROOT) {
+	if (OTHER_SIDES) {
 		printTable(
 			'Side by side, one client, interleaved (server ms)',
 			['chunks', 'endpoint', 'checkout', 'server p50', 'server p95', 'B / A p50 / p95', 'requests'],
