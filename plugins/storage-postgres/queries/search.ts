@@ -158,11 +158,13 @@ export function plainTextSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(scope, query, visibility, (from, where, rank, anyWord, params) => {
-		const matched = `SELECT c.id, ${rank} AS rank FROM ${from}
-			WHERE c.tsv @@ to_tsquery('english', ${anyWord}) AND ${where} LIMIT ${params.add(PLAIN_RANK_ROWS + 1)}`
-		return { candidates: matched, matched: '(SELECT count(*) FROM candidates)::int AS matched' }
-	})
+	return rankedTextStatement(
+		scope,
+		query,
+		visibility,
+		(words) => [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }],
+		true,
+	)
 }
 
 /**
@@ -182,35 +184,26 @@ export function textSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(scope, query, visibility, (from, where, rank, _anyWord, params) => {
-		const cuts = new Map<number, string>()
-		const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
-		const tiers = matchTiers(queryWords(query.terms)).map((tier) => {
-			const rows = tier.words > 1 ? query.limit : Math.ceil(query.limit / 2)
-			return `(SELECT c.id, ${rank} AS rank
-				FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(tier.query)}) AND ${where}
-				LIMIT ${cut(Math.max(rows, MIN_TIER_ROWS))})`
-		})
-		return { candidates: tiers.join(' UNION ') }
-	})
+	return rankedTextStatement(scope, query, visibility, (words) =>
+		matchTiers(words).map((tier) => ({
+			query: tier.query,
+			rows: Math.max(tier.words > 1 ? query.limit : Math.ceil(query.limit / 2), MIN_TIER_ROWS),
+		})),
+	)
 }
 
 /**
- * The full-text statement around a candidate set: the best `limit` candidates by rank with their coverage of the
- * query's lexemes and whether they are published. Words are reduced to letters and digits, so the tsquery texts can
- * only hold words, parentheses, ' & ' and ' | '.
+ * The full-text statement around a candidate set, the union of `scans` (a tsquery text, cut at `rows` by the index
+ * before any row is ranked): the best `limit` candidates by rank with their coverage of the query's lexemes, whether
+ * they are published and, with `countMatched`, how many candidates there were (`matched`). Words are reduced to
+ * letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  */
 function rankedTextStatement(
 	scope: Scope,
 	query: ChunkSearchQuery,
 	visibility: Visibility,
-	candidates: (
-		from: string,
-		where: string,
-		rank: string,
-		anyWord: string,
-		params: Params,
-	) => { candidates: string; matched?: string },
+	scans: (words: string[]) => { query: string; rows: number }[],
+	countMatched = false,
 ): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
@@ -219,17 +212,18 @@ function rankedTextStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const rank = `ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8`
-	const set = candidates(from, where, rank, anyWord, params)
-	const text = `WITH candidates AS MATERIALIZED (${set.candidates})
+	const cuts = new Map<number, string>()
+	const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
+	const candidates = scans(words).map(
+		(scan) => `(SELECT c.id, ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8 AS rank
+			FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${where}
+			LIMIT ${cut(scan.rows)})`,
+	)
+	const matched = countMatched ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
+	const text = `WITH candidates AS MATERIALIZED (${candidates.join(' UNION ')})
 		SELECT c.id, c.document_id, best.rank,
 			${lexemeCoverage('c')},
-			${publishedColumn('c')}${
-				set.matched
-					? `,
-			${set.matched}`
-					: ''
-			}
+			${publishedColumn('c')}${matched}
 		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
 		JOIN chunks c ON c.id = best.id
 		LEFT JOIN documents owner ON owner.id = c.document_id
