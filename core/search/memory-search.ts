@@ -64,8 +64,8 @@ const CANDIDATES_PER_RESULT = 5
 const MIN_CANDIDATES = 50
 const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
-/** The fewest memory candidates read at once. */
-const MIN_READ_BATCH = 10
+/** Memory candidates read beyond the latest versions still needed, for older versions and memories gone since. */
+const READ_AHEAD = 10
 /** Documents with memories still forming whose chunks memories mode considers at most (the oldest first). */
 const MAX_FORMING_DOCUMENTS = 1_000
 
@@ -134,16 +134,16 @@ export function createMemorySearch(deps: {
 	}
 
 	/**
-	 * The records of candidates in score order, read a batch at a time until `needed` latest versions are in hand and
-	 * the next candidate scores lower than the last of them.
+	 * The records of candidates in score order, up to the `needed`-th latest version, read a batch at a time. No
+	 * candidate after it can be answered: a latest version ranks after it, an older one lifts its chain's latest to
+	 * less than its own score.
 	 */
 	async function readBest(scope: Scope, best: { id: string; score: number }[], needed: number) {
 		const records: MemoryRecord[] = []
 		let latest = 0
-		let cutoff = Number.NEGATIVE_INFINITY
 		let read = 0
-		while (read < best.length) {
-			const batch = best.slice(read, read + Math.max(MIN_READ_BATCH, 2 * needed))
+		while (read < best.length && latest < needed) {
+			const batch = best.slice(read, read + needed - latest + READ_AHEAD)
 			read += batch.length
 			const found = new Map(
 				(
@@ -153,14 +153,12 @@ export function createMemorySearch(deps: {
 					)
 				).map((memory) => [memory.id, memory]),
 			)
-			// The batch is in score order, so the `needed`-th latest version met is the `needed`-th best.
-			for (const { id, score } of batch) {
+			for (const { id } of batch) {
 				const memory = found.get(id)
 				if (!memory) continue
 				records.push(memory)
-				if (memory.isLatest && ++latest === needed) cutoff = score
+				if (memory.isLatest && ++latest === needed) break
 			}
-			if (latest >= needed && (best[read]?.score ?? Number.NEGATIVE_INFINITY) < cutoff) break
 		}
 		return records
 	}
