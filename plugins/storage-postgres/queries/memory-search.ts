@@ -66,7 +66,8 @@ export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): S
 
 /**
  * Full-text rank of memories in scope for any of the query's words, best first, with the share of the query's
- * lexemes each one contains; null when no word is left.
+ * lexemes each one contains; null when no word is left. Ranked by word frequency (`ts_rank`), cheaper than the cover
+ * density chunks are ranked by: only the candidates' order counts here (docs/search-scoring.md).
  */
 export function memoryTextStatement(scope: Scope, query: MemorySearchQuery): Statement | null {
 	const words = queryWords(query.terms)
@@ -75,7 +76,7 @@ export function memoryTextStatement(scope: Scope, query: MemorySearchQuery): Sta
 	const where = searchScope(scope, query, params)
 	const tsquery = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
-	const text = `SELECT m.id, ts_rank_cd(m.tsv, q.query, 32)::float8 AS rank,
+	const text = `SELECT m.id, ts_rank(m.tsv, q.query, 32)::float8 AS rank,
 			${lexemeCoverage('m')}
 		FROM memories m
 		CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
