@@ -1,5 +1,6 @@
 import type { VectorSpace } from '../../../core/index.ts'
 import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
+import { CHUNK_ROWS_INLINE_MIGRATION } from './schema-chunk-rows.ts'
 import { CONNECTION_FAILURES_MIGRATION } from './schema-connection-failures.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
@@ -122,6 +123,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	SHARED_TURNS_MIGRATION,
 	FEEDBACK_MIGRATION,
 	FORMATION_SCOPE_MIGRATION,
+	CHUNK_ROWS_INLINE_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
