@@ -10,7 +10,7 @@ import {
 import type { Db } from '../db.ts'
 import { Assignments } from './assignments.ts'
 import { touch } from './document-order.ts'
-import { jsonParam, Params, textParam } from './params.ts'
+import { jsonParam, Params, type Statement, textParam } from './params.ts'
 import { type DocumentRow, toDocument, toStoredFile } from './rows.ts'
 
 /**
@@ -71,13 +71,20 @@ async function lockByCustomId(
 
 /** The same add, made moments ago without a customId (see NewDocument.retryWindowSeconds). */
 async function recentTwin(tx: Db, scope: Scope, input: NewDocument, seconds: number): Promise<DocumentRow | null> {
-	const [row] = await tx.query<DocumentRow>(
-		`SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id IS NULL AND content_hash = $3
+	const statement = recentTwinStatement(scope, input, seconds)
+	const [row] = await tx.query<DocumentRow>(statement.text, statement.params)
+	return row ?? null
+}
+
+/** The lookup of `recentTwin`; it reads the documents of the same content only (documents_twin_idx). */
+export function recentTwinStatement(scope: Scope, input: NewDocument, seconds: number): Statement {
+	return {
+		text: `SELECT * FROM documents WHERE org_id = $1 AND container_tag = $2 AND custom_id IS NULL AND content_hash = $3
 			AND created_at >= now() - make_interval(secs => $4) AND metadata IS NOT DISTINCT FROM $5::jsonb
 			AND entity_context IS NOT DISTINCT FROM $6 AND formation_scope IS NOT DISTINCT FROM $7::jsonb
 			AND file_key IS NULL
 		ORDER BY created_at DESC LIMIT 1`,
-		[
+		params: [
 			scope.orgId,
 			input.containerTag,
 			input.contentHash,
@@ -86,8 +93,7 @@ async function recentTwin(tx: Db, scope: Scope, input: NewDocument, seconds: num
 			input.entityContext,
 			jsonParam(input.formationScope ?? null),
 		],
-	)
-	return row ?? null
+	}
 }
 
 async function lockById(tx: Db, scope: Scope, containerTag: string, id: string): Promise<DocumentRow | null> {

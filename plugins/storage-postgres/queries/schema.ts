@@ -6,6 +6,7 @@ import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
 import { DOCUMENT_LINES_MIGRATION } from './schema-document-lines.ts'
 import { DOCUMENT_TEXTS_MIGRATION } from './schema-document-texts.ts'
+import { DOCUMENT_TWINS_MIGRATION } from './schema-document-twins.ts'
 import { FEEDBACK_MIGRATION } from './schema-feedback.ts'
 import { DOCUMENT_FILES_MIGRATION } from './schema-files.ts'
 import { FORMATION_SCOPE_MIGRATION } from './schema-formation-scope.ts'
@@ -124,6 +125,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	FEEDBACK_MIGRATION,
 	FORMATION_SCOPE_MIGRATION,
 	CHUNK_ROWS_INLINE_MIGRATION,
+	DOCUMENT_TWINS_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
