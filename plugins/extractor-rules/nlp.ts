@@ -107,9 +107,13 @@ function analysePiece(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	const { its } = nlp
 	const { text: read, restore } = protectDots(straightenQuotes(text))
 	const doc = nlp.readDoc(read)
-	const values = (doc.tokens().out(its.value) as string[]).map(restore)
-	const normals = (doc.tokens().out(its.normal) as string[]).map(restore)
-	const lemmas = (doc.tokens().out(its.lemma as ItsFunction<string>) as string[]).map(restore)
+	const restoreAll = (out: (string | undefined)[]) => out.map((value) => (value === undefined ? value : restore(value)))
+	const values = restoreAll(doc.tokens().out(its.value) as string[]) as string[]
+	const normals = restoreAll(doc.tokens().out(its.normal) as string[]) as string[]
+	// wink-nlp gives some words no lemma ("cannot"): their normal form stands in, as for a word it does not know.
+	const lemmas = restoreAll(doc.tokens().out(its.lemma as ItsFunction<string>) as string[]).map(
+		(lemma, i) => lemma ?? normals[i]!,
+	)
 	const tags = doc.tokens().out(its.pos) as PartOfSpeech[]
 	const spaces = doc.tokens().out(its.precedingSpaces) as string[]
 	const types = doc.tokens().out(its.type) as string[]

@@ -374,6 +374,12 @@ describe('extractor-rules', () => {
 		})
 	})
 
+	it('reads a sentence with a word wink-nlp gives no lemma ("cannot")', async () => {
+		const text = 'Decommissioned which to were without that many cannot. Maria adopted a beagle named Rex.'
+		const found = await contents(documentInput(text))
+		expect(found.some((content) => content.includes('beagle named Rex'))).toBe(true)
+	})
+
 	it('skips assistant turns unless asked to include them', async () => {
 		const input = chat([
 			['user', 'I moved to Lisbon last month.'],
