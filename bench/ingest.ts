@@ -138,8 +138,12 @@ async function benchDriver(driver: Driver, acks: Cell[][], pipelines: PipelineRo
 				const failed = documents.find((d) => d.status === 'failed')
 				if (failed) {
 					const detail = await client.get(`/v3/documents/${failed.id}`)
+					const cause = server
+						.log()
+						.split('\n')
+						.findLast((line) => line.includes(failed.id))
 					note(
-						`${driver} ${run.name}: documents failed, e.g. ${failed.id}: ${detail.body?.error ?? 'no error recorded'}`,
+						`${driver} ${run.name}: documents failed, e.g. ${failed.id}: ${detail.body?.error ?? 'no error recorded'}${cause ? `; the service logged: ${cause}` : ''}`,
 					)
 				}
 				pipelines.push({

@@ -12,6 +12,8 @@ export interface ServerProcess {
 	startupMs: number
 	/** Resident set size now, and its peak (VmHWM), in bytes. */
 	memory(): { rss: number; peak: number }
+	/** What the service wrote to stderr (its warnings and errors) so far. */
+	log(): string
 	stop(): Promise<void>
 }
 
@@ -110,6 +112,7 @@ export async function startServer(
 		pid: proc.pid,
 		startupMs,
 		memory: () => readMemory(proc.pid),
+		log: () => stderr.join(''),
 		stop: () => stopService(proc),
 	}
 }
