@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { TSchema } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { ErrorResponse } from '../../core/http/schemas/common.ts'
 import * as V5 from '../../core/http/v5/responses.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 
@@ -87,6 +88,52 @@ describe('v5 OpenAPI documents', () => {
 			})
 			.map(({ operation }) => operation.operationId)
 		expect(undocumented).toEqual(['deleteNsByNamespace'])
+	})
+
+	it('declares the errors its operations answer, in the shape they answer them', async () => {
+		const byId = new Map(operations(v5).map(({ operation }) => [operation.operationId, operation]))
+		for (const { operation } of operations(v5)) {
+			if (operation.operationId === 'deleteNsByNamespace') continue
+			for (const status of ['413', '429'])
+				expect([operation.operationId, status, !!operation.responses[status]]).toEqual([
+					operation.operationId,
+					status,
+					true,
+				])
+		}
+		await t.json('POST', '/ns/errors/document', { content: 'Quinn keeps bees.', id: 'quinn' })
+		await t.json('PATCH', '/v3/settings', { profileBuckets: [{ key: 'hives', description: 'Beekeeping' }] })
+		const answers: [string, number, Promise<{ status: number; body: unknown }>][] = [
+			['getNsByNamespaceDocumentById', 404, t.json('GET', '/ns/errors/document/missing')],
+			['patchNsByNamespaceDocumentById', 404, t.json('PATCH', '/ns/errors/document/missing', { metadata: { a: 1 } })],
+			['getNsByNamespaceMemoriesById', 404, t.json('GET', '/ns/errors/memories/missing')],
+			['getNsByNamespace', 404, t.json('GET', '/ns/nowhere')],
+			['patchNsByNamespace', 404, t.json('PATCH', '/ns/nowhere', { supportingContext: 'x' })],
+			['putNsByNamespaceProfileBuckets', 404, t.json('PUT', '/ns/nowhere/profile/buckets', { buckets: { a: 'b' } })],
+			['putNsByNamespaceProfileBuckets', 409, t.json('PUT', '/ns/errors/profile/buckets', { buckets: { hives: 'x' } })],
+			[
+				'deleteNsByNamespaceProfileBuckets',
+				409,
+				t.json('DELETE', '/ns/errors/profile/buckets', { buckets: ['hives'] }),
+			],
+			[
+				'postNsByNamespaceConnectors',
+				402,
+				t.json('POST', '/ns/errors/connectors', {
+					provider: 's3',
+					config: { bucket: 'b', region: 'r', accessKeyId: 'k', secretAccessKey: 's' },
+				}),
+			],
+			['postNsByNamespaceConnectors', 503, t.json('POST', '/ns/errors/connectors', { provider: 'notion' })],
+			['getNsByNamespaceConnectorsById', 404, t.json('GET', '/ns/errors/connectors/missing')],
+			['postNsByNamespaceConnectorsByIdSync', 404, t.json('POST', '/ns/errors/connectors/missing/sync')],
+		]
+		for (const [operationId, status, answer] of answers) {
+			const { status: got, body } = await answer
+			const declared = byId.get(operationId)?.responses?.[String(status)]
+			expect([operationId, got, !!declared]).toEqual([operationId, status, true])
+			expect([...Value.Errors(ErrorResponse, body)].map((error) => error.message)).toEqual([])
+		}
 	})
 
 	it('real answers match the documented response schemas', async () => {

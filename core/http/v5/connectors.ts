@@ -274,7 +274,7 @@ export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled
 				detail: detail(
 					'postNsByNamespaceConnectors',
 					'Create a connector; OAuth providers answer an authorization URL (201)',
-					documented(201, ConnectorCreated, 'Connector created'),
+					documented(201, ConnectorCreated, 'Connector created', [402, 503]),
 				),
 			},
 		)
@@ -336,7 +336,7 @@ export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled
 				detail: detail(
 					'getNsByNamespaceConnectorsById',
 					'A connector, with ?include=syncs (last 10 runs) and picker (the console chooser)',
-					documented(200, Connector, 'The connector'),
+					documented(200, Connector, 'The connector', [404]),
 				),
 			},
 		)
@@ -359,7 +359,7 @@ export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled
 				detail: detail(
 					'patchNsByNamespaceConnectorsById',
 					'Replace the selection (repos, labels, folders) and/or documentLimit; a new selection starts a sync',
-					documented(200, Connector, 'Updated connector'),
+					documented(200, Connector, 'Updated connector', [404]),
 				),
 			},
 		)
@@ -377,7 +377,7 @@ export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled
 				detail: detail(
 					'deleteNsByNamespaceConnectorsById',
 					'Disconnect; imported documents are deleted unless deleteDocuments=false',
-					documented(200, ConnectorDeleted, 'Disconnected'),
+					documented(200, ConnectorDeleted, 'Disconnected', [404]),
 				),
 			},
 		)
@@ -395,7 +395,7 @@ export function connectorRoutes({ verify, connections, publicUrl, consoleEnabled
 				detail: detail(
 					'postNsByNamespaceConnectorsByIdSync',
 					'Queue a sync now (202); 409 while one is running',
-					documented(202, SyncQueued, 'Sync queued'),
+					documented(202, SyncQueued, 'Sync queued', [404, 409]),
 				),
 			},
 		)

@@ -178,7 +178,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'getNsByNamespaceDocumentById',
-					...documented(200, Document, 'The document'),
+					...documented(200, Document, 'The document', [404]),
 					summary: 'A document by internal or caller id, with ?include=chunks,memories',
 				},
 			},
@@ -207,7 +207,7 @@ export function documentRoutes({ verify, documents, memories }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'patchNsByNamespaceDocumentById',
-					...documented(200, DocumentRef, 'Document updated'),
+					...documented(200, DocumentRef, 'Document updated', [404]),
 					summary: 'Replace the content and/or fields of a document (changed content is reprocessed)',
 				},
 			},

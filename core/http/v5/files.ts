@@ -134,7 +134,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'postNsByNamespaceDocumentFileById',
-					...documented(200, DocumentRef, 'Replacement accepted'),
+					...documented(200, DocumentRef, 'Replacement accepted', [404]),
 					summary: 'Replace a document with a new file (content and caller metadata overwritten), keeping its id',
 				},
 			},
@@ -173,7 +173,7 @@ export function fileRoutes({ verify, files, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.documents],
 					operationId: 'patchNsByNamespaceDocumentFileById',
-					...documented(200, DocumentRef, 'Update accepted'),
+					...documented(200, DocumentRef, 'Update accepted', [404]),
 					summary: 'Partial multipart update: a file replaces the content; omitted fields stay',
 				},
 			},

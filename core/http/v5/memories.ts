@@ -119,7 +119,7 @@ export function memoryRoutes({ verify, memories, documents }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.memories],
 					operationId: 'getNsByNamespaceMemoriesById',
-					...documented(200, MemoryDetails, 'The memory'),
+					...documented(200, MemoryDetails, 'The memory', [404]),
 					summary: 'A memory, with ?include=related,documents (relatedLimit per list)',
 				},
 			},

@@ -79,7 +79,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.namespaces],
 					operationId: 'getNsByNamespace',
-					...documented(200, NamespaceDetails, 'Namespace settings'),
+					...documented(200, NamespaceDetails, 'Namespace settings', [404]),
 					summary: "A namespace's settings (404 when it holds nothing)",
 				},
 			},
@@ -100,7 +100,7 @@ export function namespaceRoutes({ verify, containers, settings }: RouteDeps) {
 				detail: {
 					tags: [V5_TAGS.namespaces],
 					operationId: 'patchNsByNamespace',
-					...documented(200, NamespaceDetails, 'Namespace settings'),
+					...documented(200, NamespaceDetails, 'Namespace settings', [404]),
 					summary: "Set the namespace's supportingContext (null clears it)",
 				},
 			},

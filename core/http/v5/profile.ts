@@ -114,7 +114,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'putNsByNamespaceProfileBuckets',
-					...documented(200, ProfileBuckets, 'Effective buckets'),
+					...documented(200, ProfileBuckets, 'Effective buckets', [404, 409]),
 					summary: "Add or update the namespace's own buckets (organization buckets: 409)",
 				},
 			},
@@ -136,7 +136,7 @@ export function profileRoutes({ verify, profiles, containers, settings, usage }:
 				detail: {
 					tags: [V5_TAGS.profile],
 					operationId: 'deleteNsByNamespaceProfileBuckets',
-					...documented(200, ProfileBuckets, 'Effective buckets'),
+					...documented(200, ProfileBuckets, 'Effective buckets', [404, 409]),
 					summary: "Remove the namespace's own buckets (unknown names ignored; organization buckets: 409)",
 				},
 			},

@@ -236,14 +236,35 @@ export const FeedbackAccepted = t.Object({
 
 const json = (schema: TSchema) => ({ content: { 'application/json': { schema } } })
 
-/** An operation's documented answers: its success body, and v5's error shapes for the errors it declares. */
-export function documented(status: 200 | 201 | 202, schema: TSchema, description: string) {
+/** Errors only some operations answer, with what they mean there. */
+const OPERATION_ERRORS = {
+	402: 'This deployment does not offer it',
+	404: 'Not found (or not visible to this key)',
+	409: 'Conflicts with the current state',
+	503: 'The provider is not configured on this deployment',
+} as const
+
+/**
+ * An operation's documented answers: its success body, v5's error shapes for the errors every operation may answer
+ * (a body over its limit: 413; the key's rate limit: 429, with Retry-After), and `also` the ones of this operation.
+ */
+export function documented(
+	status: 200 | 201 | 202,
+	schema: TSchema,
+	description: string,
+	also: (keyof typeof OPERATION_ERRORS)[] = [],
+) {
 	return {
 		responses: {
 			[status]: { description, ...json(schema) },
 			400: { description: 'Invalid request', ...json(t.Union([ErrorResponse, ValidationErrorBody])) },
 			401: { description: 'Missing or invalid API key', ...json(ErrorResponse) },
 			403: { description: 'The key may not reach this namespace or operation', ...json(ErrorResponse) },
+			...Object.fromEntries(
+				also.map((code) => [code, { description: OPERATION_ERRORS[code], ...json(ErrorResponse) }]),
+			),
+			413: { description: 'The body is over its limit', ...json(ErrorResponse) },
+			429: { description: "Over the key's rate limit; Retry-After says when to try again", ...json(ErrorResponse) },
 			500: { description: 'Internal error', ...json(ErrorResponse) },
 		},
 	}
