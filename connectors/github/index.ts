@@ -43,18 +43,21 @@ export function github(options: GithubOptions = {}) {
 			// GitHub skips its consent page for a user who already authorized the application; the account picker is always
 			// shown with prompt=select_account (GitHub changelog 2024-06-07, "Account picker updates for OAuth").
 			authorizeParams: { prompt: 'select_account' },
-			// GitHub's own revocation call: DELETE /applications/{client_id}/token, authenticated as the application.
+			// GitHub's "Delete an app authorization" (DELETE /applications/{client_id}/grant), authenticated as the
+			// application: the user's grant with every token of it, a GitHub App's refresh token too, where "Delete an app
+			// token" revoked the one access token. Core revokes only when no other connection shares the grant.
 			async revoke(app, tokens) {
-				const response = await fetch(`${apiUrl}/applications/${encodeURIComponent(app.clientId)}/token`, {
-					method: 'DELETE',
-					headers: {
-						authorization: `Basic ${btoa(`${app.clientId}:${app.clientSecret}`)}`,
-						accept: 'application/vnd.github+json',
-						'content-type': 'application/json',
-					},
-					body: JSON.stringify({ access_token: tokens.accessToken }),
-				})
-				if (!response.ok && response.status !== 404) throw new Error(`GitHub answered ${response.status}`)
+				const { Octokit } = await import('@octokit/rest')
+				try {
+					await new Octokit({ baseUrl: apiUrl, userAgent: 'memory-service' }).rest.apps.deleteAuthorization({
+						client_id: app.clientId,
+						access_token: tokens.accessToken,
+						headers: { authorization: `Basic ${btoa(`${app.clientId}:${app.clientSecret}`)}` },
+					})
+				} catch (error) {
+					// Not found: the grant is gone already (the user revoked it on GitHub).
+					if ((error as { status?: number }).status !== 404) throw error
+				}
 			},
 			async identity(tokens) {
 				const octokit = await octokitFor(apiUrl, { accessToken: async () => tokens.accessToken })

@@ -128,12 +128,11 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 	if (!connector) return
 	// Every stored subscription is stopped, an expired connection's too (its hooks would otherwise deliver for ever).
 	await unsubscribeAll(deps, connector, connection)
+	const auth = connector.auth
 	// Unsubscribing may have refreshed (and rotated) the tokens: revoke the current ones.
 	const latest = (await deps.storage.connections.byId(connection.id)) ?? connection
-	const auth = connector.auth
-	const tokens = latest.secrets ? openSecrets(deps.secrets, latest).tokens : undefined
 	const app = openApp(deps.secrets, latest)
-	if (auth.type !== 'oauth2' || !tokens || !app) return
+	if (auth.type !== 'oauth2' || !latest.secrets || !app || !(auth.revoke || auth.revokeUrl)) return
 	const sharing = await grantSharers(deps, connector, latest, app.clientId)
 	if (sharing > 0) {
 		deps.logger.info('the grant is kept: another connection of the same account and application holds it', {
@@ -142,6 +141,14 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 		})
 		return
 	}
+	// A provider may want a live access token to find the grant (GitHub's "valid access_token"): a lapsed one is
+	// refreshed first. A refused refresh means the grant is gone already.
+	await syncContext(deps, connector, latest)
+		.accessToken()
+		.catch(() => {})
+	const current = (await deps.storage.connections.byId(connection.id)) ?? latest
+	const tokens = current.secrets ? openSecrets(deps.secrets, current).tokens : undefined
+	if (!tokens) return
 	try {
 		await revokeTokens(auth, app, tokens)
 	} catch (error) {

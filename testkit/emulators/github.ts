@@ -241,17 +241,28 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 	async function api(request: Request, url: URL): Promise<Response> {
 		const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent)
 		const method = request.method
-		if (method === 'DELETE' && parts[0] === 'applications' && parts[2] === 'token') {
+		if (method === 'DELETE' && parts[0] === 'applications' && (parts[2] === 'token' || parts[2] === 'grant')) {
 			const header = request.headers.get('authorization') ?? ''
-			const [id, secret] = Buffer.from(header.replace(/^Basic /, ''), 'base64')
+			const [id, secret] = Buffer.from(header.replace(/^basic /i, ''), 'base64')
 				.toString()
 				.split(':')
 			if (id !== clientId || secret !== clientSecret) return json({ message: 'Bad credentials' }, 401)
 			const { access_token } = (await request.json()) as { access_token: string }
 			const grant = grants.get(access_token)
-			if (!grant) return notFound()
-			grant.revoked = true
-			log.push('DELETE token')
+			// "You must also provide a valid OAuth access_token": an expired or revoked one is not found.
+			if (!grant || grant.revoked || (grant.expiresAt !== null && grant.expiresAt < Date.now())) return notFound()
+			if (parts[2] === 'token') {
+				// REST "Delete an app token": that one token; a GitHub App's refresh token still works.
+				grant.revoked = true
+			} else {
+				// REST "Delete an app authorization": the user's grant and every token of it, refresh tokens included.
+				for (const other of grants.values()) {
+					if (other.login !== grant.login) continue
+					other.revoked = true
+					if (other.refreshToken) refreshTokens.delete(other.refreshToken)
+				}
+			}
+			log.push(`DELETE ${parts[2]}`)
 			return new Response(null, { status: 204 })
 		}
 		if (options.apiDelayMs) await Bun.sleep(options.apiDelayMs)
@@ -631,6 +642,8 @@ export function startGithubEmulator(options: GithubEmulatorOptions = {}) {
 		blobReads: () => log.filter((line) => line.includes('/git/blobs/')).length,
 		grantIsRevoked: (accessToken: string) => grants.get(accessToken)?.revoked ?? true,
 		liveGrants: () => [...grants.values()].filter((grant) => !grant.revoked).length,
+		/** Refresh tokens that still work: the application keeps access through them while any is left. */
+		liveRefreshTokens: () => refreshTokens.size,
 		stop: () => server.stop(true),
 	}
 }

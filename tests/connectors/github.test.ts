@@ -275,7 +275,7 @@ describeEachDriver('GitHub connector', (driver) => {
 		const hooks = emulator.hooks(REPO).length
 		const deleted = await t.json('DELETE', `/v3/connections/${first.id}`)
 		expect(deleted).toEqual({ status: 200, body: { id: first.id, provider: 'github' } })
-		expect(emulator.log.at(-1)).toBe('DELETE token')
+		expect(emulator.log.at(-1)).toBe('DELETE grant')
 		expect(emulator.hooks(REPO)).toHaveLength(hooks - 1)
 		for (const doc of firstDocs) expect((await t.json('GET', `/v3/documents/${doc}`)).status).toBe(404)
 		expect((await t.json('GET', `/v3/connections/${first.id}`)).status).toBe(404)
@@ -424,4 +424,25 @@ describe('GitHub connector: tokens', () => {
 			emulator.stop()
 		}
 	}, 30_000)
+})
+
+describe('GitHub connector: disconnecting', () => {
+	it('revokes the whole grant, its refresh token too, also once the stored access token lapsed', async () => {
+		// GitHub App user tokens that live two seconds: by the disconnect the stored one has lapsed.
+		const emulator = startGithubEmulator({ tokenLifetimeSeconds: 2 })
+		emulator.createRepo(REPO, FILES)
+		const h = await harness('pglite', emulator)
+		try {
+			const { id } = await h.connect()
+			expect(emulator.liveRefreshTokens()).toBe(1)
+			await Bun.sleep(2_100)
+			expect((await h.t.json('DELETE', `/v3/connections/${id}`)).status).toBe(200)
+			expect(emulator.log).toContain('DELETE grant')
+			expect(emulator.liveRefreshTokens()).toBe(0)
+			expect(emulator.liveGrants()).toBe(0)
+		} finally {
+			await h.t.stop()
+			emulator.stop()
+		}
+	}, 60_000)
 })
