@@ -1,11 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'bun:test'
+import { afterEach, beforeEach, expect, it } from 'bun:test'
 import { DIMENSIONS } from '../../plugins/embedder-local/method.ts'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
-import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
-import { openPostgres } from '../../plugins/storage-postgres/drivers/postgres.ts'
 import { migrate, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { newDocument, textChunk } from '../../testkit/contract/storage.contract.ts'
-import { createTestDatabase, describePostgres } from '../../testkit/postgres.ts'
+import { describeEachStorageDriver, type OpenedDriver } from '../../testkit/storage-drivers.ts'
 
 /** The local embedder's vector space: the default one, whose chunk rows sit just over the 2 KB TOAST threshold. */
 const LOCAL_SPACE = { id: 'test:local-embedder-shape', dimensions: DIMENSIONS }
@@ -31,7 +29,7 @@ function unitVector(seed: number): Float32Array {
 	return vector.map((value) => value / length)
 }
 
-function chunkRowSuite(open: () => Promise<{ driver: Driver; close: () => Promise<void> }>) {
+function chunkRowSuite(open: () => Promise<OpenedDriver>) {
 	let opened: Awaited<ReturnType<typeof open>>
 
 	beforeEach(async () => {
@@ -77,23 +75,4 @@ async function toastTable(db: Driver['db']): Promise<string> {
 	return row!.name
 }
 
-describe('chunk rows (embedded)', () => {
-	chunkRowSuite(async () => {
-		const driver = await openPglite('memory://')
-		return { driver, close: () => driver.close() }
-	})
-})
-
-describePostgres('chunk rows (PostgreSQL)', () => {
-	chunkRowSuite(async () => {
-		const database = await createTestDatabase('chunk_rows')
-		const driver = openPostgres(database.url)
-		return {
-			driver,
-			close: async () => {
-				await driver.close()
-				await database.drop()
-			},
-		}
-	})
-})
+describeEachStorageDriver('chunk rows', chunkRowSuite)

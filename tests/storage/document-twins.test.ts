@@ -1,16 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'bun:test'
-import type { Driver } from '../../plugins/storage-postgres/db.ts'
-import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
-import { openPostgres } from '../../plugins/storage-postgres/drivers/postgres.ts'
+import { afterEach, beforeEach, expect, it } from 'bun:test'
 import { recentTwinStatement } from '../../plugins/storage-postgres/queries/document-upsert.ts'
 import { migrate, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { newDocument, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
-import { createTestDatabase, describePostgres } from '../../testkit/postgres.ts'
+import { describeEachStorageDriver, type OpenedDriver } from '../../testkit/storage-drivers.ts'
 
 /** Documents the container took within the retry window, each of other content. */
 const RECENT_DOCUMENTS = 3_000
 
-function twinSuite(open: () => Promise<{ driver: Driver; close: () => Promise<void> }>) {
+function twinSuite(open: () => Promise<OpenedDriver>) {
 	let opened: Awaited<ReturnType<typeof open>>
 
 	beforeEach(async () => {
@@ -48,23 +45,4 @@ function twinSuite(open: () => Promise<{ driver: Driver; close: () => Promise<vo
 	}, 60_000)
 }
 
-describe('document twins (embedded)', () => {
-	twinSuite(async () => {
-		const driver = await openPglite('memory://')
-		return { driver, close: () => driver.close() }
-	})
-})
-
-describePostgres('document twins (PostgreSQL)', () => {
-	twinSuite(async () => {
-		const database = await createTestDatabase('document_twins')
-		const driver = openPostgres(database.url)
-		return {
-			driver,
-			close: async () => {
-				await driver.close()
-				await database.drop()
-			},
-		}
-	})
-})
+describeEachStorageDriver('document twins', twinSuite)
