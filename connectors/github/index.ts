@@ -1,4 +1,4 @@
-import { defineConnector, PLUGIN_API_VERSION } from '../../core/index.ts'
+import { defineConnector, PLUGIN_API_VERSION, statusOf } from '../../core/index.ts'
 import { octokitFor } from './client.ts'
 import { DEFAULT_SETTINGS, type GithubCursor, type GithubOptions, type GithubSettings } from './options.ts'
 import { configureRepositories, listRepositories } from './resources.ts'
@@ -56,7 +56,7 @@ export function github(options: GithubOptions = {}) {
 					})
 				} catch (error) {
 					// Not found: the grant is gone already (the user revoked it on GitHub).
-					if ((error as { status?: number }).status !== 404) throw error
+					if (statusOf(error) !== 404) throw error
 				}
 			},
 			async identity(tokens) {

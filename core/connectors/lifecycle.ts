@@ -3,7 +3,7 @@ import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection
 import { type AnyConnector, ConnectorAuthError, type Subscription } from '../plugins/connector.ts'
 import { syncContext } from './context.ts'
 import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
-import { revokeTokens } from './oauth.ts'
+import { revocable, revokeTokens } from './oauth.ts'
 import { cronFor } from './schedule.ts'
 import { openApp, openSecrets } from './secrets.ts'
 
@@ -129,10 +129,12 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 	// Every stored subscription is stopped, an expired connection's too (its hooks would otherwise deliver for ever).
 	await unsubscribeAll(deps, connector, connection)
 	const auth = connector.auth
+	if (auth.type !== 'oauth2' || !revocable(auth)) return
 	// Unsubscribing may have refreshed (and rotated) the tokens: revoke the current ones.
 	const latest = (await deps.storage.connections.byId(connection.id)) ?? connection
+	const stored = latest.secrets ? openSecrets(deps.secrets, latest).tokens : undefined
 	const app = openApp(deps.secrets, latest)
-	if (auth.type !== 'oauth2' || !latest.secrets || !app || !(auth.revoke || auth.revokeUrl)) return
+	if (!stored || !app) return
 	const sharing = await grantSharers(deps, connector, latest, app.clientId)
 	if (sharing > 0) {
 		deps.logger.info('the grant is kept: another connection of the same account and application holds it', {
@@ -142,13 +144,12 @@ export async function teardown(deps: ConnectorDeps, connector: AnyConnector | un
 		return
 	}
 	// A provider may want a live access token to find the grant (GitHub's "valid access_token"): a lapsed one is
-	// refreshed first. A refused refresh means the grant is gone already.
-	await syncContext(deps, connector, latest)
+	// refreshed first, and the rotated tokens read back. A refused refresh leaves the stored ones to try.
+	const live = await syncContext(deps, connector, latest)
 		.accessToken()
-		.catch(() => {})
-	const current = (await deps.storage.connections.byId(connection.id)) ?? latest
-	const tokens = current.secrets ? openSecrets(deps.secrets, current).tokens : undefined
-	if (!tokens) return
+		.catch(() => stored.accessToken)
+	const refreshed = live === stored.accessToken ? null : await deps.storage.connections.byId(connection.id)
+	const tokens = (refreshed?.secrets && openSecrets(deps.secrets, refreshed).tokens) || stored
 	try {
 		await revokeTokens(auth, app, tokens)
 	} catch (error) {

@@ -50,6 +50,9 @@ export async function refreshTokens(auth: OAuth2Auth, app: OAuthApp, tokens: Tok
 	return tokenSet(refreshed, tokens)
 }
 
+/** Whether the provider has a revocation call (its own, or a standard revocation endpoint). */
+export const revocable = (auth: OAuth2Auth) => auth.revoke !== undefined || auth.revokeUrl !== undefined
+
 /** Best effort: revocation is asked for, and a failure does not keep a connection from being deleted. */
 export async function revokeTokens(auth: OAuth2Auth, app: OAuthApp, tokens: TokenSet): Promise<void> {
 	if (auth.revoke) return auth.revoke(app, tokens)
