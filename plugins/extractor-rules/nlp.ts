@@ -107,12 +107,11 @@ function analysePiece(nlp: WinkMethods, text: string): AnalysedSentence[] {
 	const { its } = nlp
 	const { text: read, restore } = protectDots(straightenQuotes(text))
 	const doc = nlp.readDoc(read)
-	const restoreAll = (out: (string | undefined)[]) => out.map((value) => (value === undefined ? value : restore(value)))
-	const values = restoreAll(doc.tokens().out(its.value) as string[]) as string[]
-	const normals = restoreAll(doc.tokens().out(its.normal) as string[]) as string[]
+	const values = (doc.tokens().out(its.value) as string[]).map(restore)
+	const normals = (doc.tokens().out(its.normal) as string[]).map(restore)
 	// wink-nlp gives some words no lemma ("cannot"): their normal form stands in, as for a word it does not know.
-	const lemmas = restoreAll(doc.tokens().out(its.lemma as ItsFunction<string>) as string[]).map(
-		(lemma, i) => lemma ?? normals[i]!,
+	const lemmas = (doc.tokens().out(its.lemma as ItsFunction<string>) as (string | undefined)[]).map((lemma, i) =>
+		lemma === undefined ? normals[i]! : restore(lemma),
 	)
 	const tags = doc.tokens().out(its.pos) as PartOfSpeech[]
 	const spaces = doc.tokens().out(its.precedingSpaces) as string[]
