@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, expect, it } from 'bun:test'
+import { expect, it } from 'bun:test'
 import { DIMENSIONS } from '../../plugins/embedder-local/method.ts'
-import type { Driver } from '../../plugins/storage-postgres/db.ts'
-import { migrate, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
+import type { Db } from '../../plugins/storage-postgres/db.ts'
+import { storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { newDocument, textChunk } from '../../testkit/contract/storage.contract.ts'
-import { describeEachStorageDriver, type OpenedDriver } from '../../testkit/storage-drivers.ts'
+import { describeEachStorageDriver } from '../../testkit/storage-drivers.ts'
 
 /** The local embedder's vector space: the default one, whose chunk rows sit just over the 2 KB TOAST threshold. */
 const LOCAL_SPACE = { id: 'test:local-embedder-shape', dimensions: DIMENSIONS }
@@ -29,17 +29,9 @@ function unitVector(seed: number): Float32Array {
 	return vector.map((value) => value / length)
 }
 
-function chunkRowSuite(open: () => Promise<OpenedDriver>) {
-	let opened: Awaited<ReturnType<typeof open>>
-
-	beforeEach(async () => {
-		opened = await open()
-		await migrate(opened.driver.db, LOCAL_SPACE)
-	}, 60_000)
-	afterEach(() => opened.close())
-
+function chunkRowSuite(store: () => Db) {
 	it('keeps a default-size chunk’s row, tsvector included, out of the TOAST table', async () => {
-		const db = opened.driver.db
+		const db = store()
 		const stores = storesOver(() => db)
 		const scope = { orgId: (await stores.orgs.create('org')).id }
 		const { document } = await stores.documents.upsert(scope, newDocument())
@@ -68,11 +60,11 @@ function chunkRowSuite(open: () => Promise<OpenedDriver>) {
 	}, 60_000)
 }
 
-async function toastTable(db: Driver['db']): Promise<string> {
+async function toastTable(db: Db): Promise<string> {
 	const [row] = await db.query<{ name: string }>(
 		"SELECT reltoastrelid::regclass::text AS name FROM pg_class WHERE relname = 'chunks'",
 	)
 	return row!.name
 }
 
-describeEachStorageDriver('chunk rows', chunkRowSuite)
+describeEachStorageDriver('chunk rows', LOCAL_SPACE, chunkRowSuite)

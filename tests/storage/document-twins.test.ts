@@ -1,23 +1,16 @@
-import { afterEach, beforeEach, expect, it } from 'bun:test'
+import { expect, it } from 'bun:test'
+import type { Db } from '../../plugins/storage-postgres/db.ts'
 import { recentTwinStatement } from '../../plugins/storage-postgres/queries/document-upsert.ts'
-import { migrate, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
+import { storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { newDocument, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
-import { describeEachStorageDriver, type OpenedDriver } from '../../testkit/storage-drivers.ts'
+import { describeEachStorageDriver } from '../../testkit/storage-drivers.ts'
 
 /** Documents the container took within the retry window, each of other content. */
 const RECENT_DOCUMENTS = 3_000
 
-function twinSuite(open: () => Promise<OpenedDriver>) {
-	let opened: Awaited<ReturnType<typeof open>>
-
-	beforeEach(async () => {
-		opened = await open()
-		await migrate(opened.driver.db, TEST_VECTOR_SPACE)
-	}, 60_000)
-	afterEach(() => opened.close())
-
+function twinSuite(store: () => Db) {
 	it('finds an add’s retry reading only the documents of the same content', async () => {
-		const db = opened.driver.db
+		const db = store()
 		const stores = storesOver(() => db)
 		const scope = { orgId: (await stores.orgs.create('org')).id }
 		await db.query(
@@ -45,4 +38,4 @@ function twinSuite(open: () => Promise<OpenedDriver>) {
 	}, 60_000)
 }
 
-describeEachStorageDriver('document twins', twinSuite)
+describeEachStorageDriver('document twins', TEST_VECTOR_SPACE, twinSuite)
