@@ -1,5 +1,6 @@
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { SYNC_EXPIRE_SECONDS } from './failure-policy.ts'
+import { pruneConnectorRecords } from './housekeeping.ts'
 import { applyLifecycle, enqueueSync, renewSubscriptions } from './lifecycle.ts'
 import { runSync } from './sync-runner.ts'
 
@@ -18,17 +19,20 @@ export async function defineConnectorQueues(deps: Pick<ConnectorDeps, 'queue'>):
 }
 
 /**
- * Syncs (one per connection at a time), the hourly renewal of push subscriptions and subscription lifecycle
- * notifications, on the durable queue (its queues defined first by `defineConnectorQueues`).
+ * Syncs (one per connection at a time), the hourly renewal of push subscriptions (and pruning of old delivery ids,
+ * turns and runs) and subscription lifecycle notifications, on the durable queue (its queues defined first by
+ * `defineConnectorQueues`).
  */
 export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {
 	if (deps.connectors.size === 0) return
 	await deps.queue.work<SyncJob>(SYNC_QUEUE, { concurrency: Math.max(1, Math.ceil(concurrency / 2)) }, (job, attempt) =>
 		runSync(deps, job, attempt),
 	)
-	await deps.queue.work<Partial<LifecycleJob>>(RENEW_QUEUE, { concurrency: 1 }, (job) =>
-		job.subscriptionId ? applyLifecycle(deps, job as LifecycleJob) : renewSubscriptions(deps),
-	)
+	await deps.queue.work<Partial<LifecycleJob>>(RENEW_QUEUE, { concurrency: 1 }, async (job) => {
+		if (job.subscriptionId) return applyLifecycle(deps, job as LifecycleJob)
+		await renewSubscriptions(deps)
+		await pruneConnectorRecords(deps)
+	})
 	// Syncs a stopped process left unfinished resume now, from their last checkpoint (not after the retry delay).
 	for (const { connectionId, trigger } of await deps.storage.connections.interruptedConnections()) {
 		await enqueueSync(deps, connectionId, trigger)

@@ -123,6 +123,13 @@ export interface SubscriptionRecord {
  * Connections, their imported items, sync runs and webhook subscriptions. Scoped reads take the caller's
  * organization; methods by connection id alone are for the runtime, which got the id from a scoped job.
  */
+/** What `ConnectionStore.prune` deleted: delivery ids, turns and sync runs. */
+export interface PrunedRecords {
+	deliveries: number
+	turns: number
+	runs: number
+}
+
 export interface ConnectionStore {
 	create(scope: Scope, input: NewConnection): Promise<ConnectionRecord>
 	get(scope: Scope, id: string): Promise<ConnectionRecord | null>
@@ -210,4 +217,10 @@ export interface ConnectionStore {
 	removeSubscription(id: string): Promise<void>
 	/** Records a webhook delivery id; false when it was seen before (a replay). */
 	recordDelivery(provider: string, deliveryId: string): Promise<boolean>
+	/**
+	 * Deletes bookkeeping past its use, across organizations: delivery ids received before `deliveriesBefore`, turns
+	 * neither held nor ended since `turnsBefore` (both ISO), and each connection's finished runs (with their failures)
+	 * beyond its newest `runsKept`. Returns how many of each it deleted.
+	 */
+	prune(options: { deliveriesBefore: string; turnsBefore: string; runsKept: number }): Promise<PrunedRecords>
 }

@@ -308,5 +308,46 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			expect(await storage.connections.recordDelivery('github', delivery)).toBe(false)
 			expect(await storage.connections.recordDelivery('notion', delivery)).toBe(true)
 		})
+
+		it('prunes delivery ids, idle turns and finished runs past the newest kept, and nothing newer', async () => {
+			const scope = await newScope()
+			const c = await storage.connections.create(scope, connection())
+			const [oldDelivery, newDelivery] = [crypto.randomUUID(), crypto.randomUUID()]
+			const [idleTurn, heldTurn, newTurn] = [1, 2, 3].map((n) => `web-crawler:prune-${n}-${crypto.randomUUID()}`)
+			expect(await storage.connections.recordDelivery('github', oldDelivery)).toBe(true)
+			expect(await storage.connections.takeTurn(idleTurn!, 'crawl-a', 60_000)).toBe(0)
+			await storage.connections.endTurn(idleTurn!, 'crawl-a', 0)
+			expect(await storage.connections.takeTurn(heldTurn!, 'crawl-a', 600_000)).toBe(0)
+			const runs = []
+			for (let i = 0; i < 4; i++) {
+				const run = await storage.connections.startRun(c.id, 'schedule')
+				await storage.connections.addFailure(run.id, `item-${i}`, 'failed')
+				if (i < 3) await storage.connections.updateRun(run.id, { status: 'completed', finished: true })
+				runs.push(run)
+				await Bun.sleep(5)
+			}
+			await Bun.sleep(30)
+			const cutoff = new Date().toISOString()
+			await Bun.sleep(30)
+			expect(await storage.connections.recordDelivery('github', newDelivery)).toBe(true)
+			expect(await storage.connections.takeTurn(newTurn!, 'crawl-a', 60_000)).toBe(0)
+			await storage.connections.endTurn(newTurn!, 'crawl-a', 0)
+
+			const pruned = await storage.connections.prune({ deliveriesBefore: cutoff, turnsBefore: cutoff, runsKept: 1 })
+			expect(pruned.deliveries).toBeGreaterThanOrEqual(1)
+			expect(pruned.turns).toBeGreaterThanOrEqual(1)
+			expect(pruned.runs).toBeGreaterThanOrEqual(2)
+			// A forgotten delivery id is taken again; the newer one is still a replay.
+			expect(await storage.connections.recordDelivery('github', oldDelivery)).toBe(true)
+			expect(await storage.connections.recordDelivery('github', newDelivery)).toBe(false)
+			// The idle turn is gone with its end time, so a long gap no longer holds the next one back; the others stay.
+			expect(await storage.connections.takeTurn(idleTurn!, 'crawl-b', 60_000, 3_600_000)).toBe(0)
+			expect(await storage.connections.takeTurn(newTurn!, 'crawl-b', 60_000, 3_600_000)).toBeGreaterThan(0)
+			expect(await storage.connections.takeTurn(heldTurn!, 'crawl-b', 60_000)).toBeGreaterThan(0)
+			// The newest run and the one still running are kept, with their failures; the older finished ones go.
+			expect((await storage.connections.runs(scope, c.id, 10)).map((run) => run.id)).toEqual([runs[3]!.id, runs[2]!.id])
+			expect(await storage.connections.failures(scope, c.id, runs[0]!.id)).toBeNull()
+			expect((await storage.connections.failures(scope, c.id, runs[2]!.id))?.length).toBe(1)
+		})
 	})
 }

@@ -388,6 +388,29 @@ export function connectionStore(db: () => Db): ConnectionStore {
 		async removeSubscription(id) {
 			await db().query('DELETE FROM webhook_subscriptions WHERE id = $1', [id])
 		},
+		async prune({ deliveriesBefore, turnsBefore, runsKept }) {
+			const count = async (statement: string, params: unknown[]) => {
+				const [row] = await db().query<{ n: number }>(
+					`WITH gone AS (${statement} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+					params,
+				)
+				return row?.n ?? 0
+			}
+			return {
+				deliveries: await count('DELETE FROM webhook_deliveries WHERE received_at < $1', [deliveriesBefore]),
+				turns: await count('DELETE FROM shared_turns WHERE greatest(next_at, ended_at) < $1', [turnsBefore]),
+				runs: await count(
+					`DELETE FROM sync_runs WHERE id IN (
+						SELECT id FROM (
+							SELECT id, row_number() OVER (PARTITION BY connection_id ORDER BY started_at DESC, id) AS newer
+							FROM sync_runs WHERE status <> 'running'
+						) finished
+						WHERE newer > $1
+					)`,
+					[runsKept],
+				),
+			}
+		},
 		async recordDelivery(provider, deliveryId) {
 			const rows = await db().query(
 				`INSERT INTO webhook_deliveries (provider, delivery_id) VALUES ($1, $2)
