@@ -194,9 +194,11 @@ export function createConnectionService(deps: ConnectorDeps) {
 			return (await withRuns([await owned(scope, id)]))[0]!
 		},
 
+		/** The newest active connection sharing a tag, else the newest of any status (one started, never authorized). */
 		async getByTags(scope: Scope, provider: string, containerTags: string[]) {
 			connectorFor(deps, provider)
-			const [connection] = await storage.connections.list(scope, { provider, containerTags })
+			const connections = await storage.connections.list(scope, { provider, containerTags })
+			const connection = connections.find((candidate) => candidate.status === 'active') ?? connections[0]
 			if (!connection) throw notFound('Connection')
 			return (await withRuns([connection]))[0]!
 		},

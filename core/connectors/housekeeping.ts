@@ -13,6 +13,9 @@ export const DELIVERY_RETENTION_DAYS = 31
 /** A crawled host's turn idle this long is forgotten: it only paced requests seconds to minutes apart. */
 export const TURN_IDLE_DAYS = 1
 
+/** A connection still pending this long was abandoned: its authorization link lapsed after an hour. */
+export const ABANDONED_AFTER_DAYS = 1
+
 /** Finished sync runs kept per connection, newest first (the API lists the last 50). */
 export const SYNC_RUNS_KEPT = 100
 
@@ -21,8 +24,9 @@ export async function pruneConnectorRecords(deps: ConnectorDeps, now = Date.now(
 	const pruned = await deps.storage.connections.prune({
 		deliveriesBefore: new Date(now - DELIVERY_RETENTION_DAYS * DAY_MS).toISOString(),
 		turnsBefore: new Date(now - TURN_IDLE_DAYS * DAY_MS).toISOString(),
+		pendingBefore: new Date(now - ABANDONED_AFTER_DAYS * DAY_MS).toISOString(),
 		runsKept: SYNC_RUNS_KEPT,
 	})
-	if (pruned.deliveries + pruned.turns + pruned.runs > 0) deps.logger.info('pruned connector records', { ...pruned })
+	if (Object.values(pruned).some((count) => count > 0)) deps.logger.info('pruned connector records', { ...pruned })
 	return pruned
 }

@@ -123,11 +123,12 @@ export interface SubscriptionRecord {
  * Connections, their imported items, sync runs and webhook subscriptions. Scoped reads take the caller's
  * organization; methods by connection id alone are for the runtime, which got the id from a scoped job.
  */
-/** What `ConnectionStore.prune` deleted: delivery ids, turns and sync runs. */
+/** What `ConnectionStore.prune` deleted: delivery ids, turns, sync runs and abandoned connections. */
 export interface PrunedRecords {
 	deliveries: number
 	turns: number
 	runs: number
+	abandoned: number
 }
 
 export interface ConnectionStore {
@@ -219,8 +220,14 @@ export interface ConnectionStore {
 	recordDelivery(provider: string, deliveryId: string): Promise<boolean>
 	/**
 	 * Deletes bookkeeping past its use, across organizations: delivery ids received before `deliveriesBefore`, turns
-	 * neither held nor ended since `turnsBefore` (both ISO), and each connection's finished runs (with their failures)
-	 * beyond its newest `runsKept`. Returns how many of each it deleted.
+	 * neither held nor ended since `turnsBefore`, connections still `pending` (an authorization never completed) made
+	 * before `pendingBefore` (all ISO), and each connection's finished runs (with their failures) beyond its newest
+	 * `runsKept`. Returns how many of each it deleted.
 	 */
-	prune(options: { deliveriesBefore: string; turnsBefore: string; runsKept: number }): Promise<PrunedRecords>
+	prune(options: {
+		deliveriesBefore: string
+		turnsBefore: string
+		pendingBefore: string
+		runsKept: number
+	}): Promise<PrunedRecords>
 }

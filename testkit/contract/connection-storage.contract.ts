@@ -309,9 +309,11 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			expect(await storage.connections.recordDelivery('notion', delivery)).toBe(true)
 		})
 
-		it('prunes delivery ids, idle turns and finished runs past the newest kept, and nothing newer', async () => {
+		it('prunes delivery ids, idle turns, abandoned connections and finished runs past the newest kept, and nothing newer', async () => {
 			const scope = await newScope()
-			const c = await storage.connections.create(scope, connection())
+			const c = await storage.connections.create(scope, connection({ status: 'active' }))
+			const abandoned = await storage.connections.create(scope, connection())
+			const failed = await storage.connections.create(scope, connection({ status: 'error' }))
 			const [oldDelivery, newDelivery] = [crypto.randomUUID(), crypto.randomUUID()]
 			const [idleTurn, heldTurn, newTurn] = [1, 2, 3].map((n) => `web-crawler:prune-${n}-${crypto.randomUUID()}`)
 			expect(await storage.connections.recordDelivery('github', oldDelivery)).toBe(true)
@@ -332,11 +334,21 @@ export function connectionStorageContract(label: string, open: () => Promise<Ope
 			expect(await storage.connections.recordDelivery('github', newDelivery)).toBe(true)
 			expect(await storage.connections.takeTurn(newTurn!, 'crawl-a', 60_000)).toBe(0)
 			await storage.connections.endTurn(newTurn!, 'crawl-a', 0)
+			const started = await storage.connections.create(scope, connection())
 
-			const pruned = await storage.connections.prune({ deliveriesBefore: cutoff, turnsBefore: cutoff, runsKept: 1 })
+			const pruned = await storage.connections.prune({
+				deliveriesBefore: cutoff,
+				turnsBefore: cutoff,
+				pendingBefore: cutoff,
+				runsKept: 1,
+			})
 			expect(pruned.deliveries).toBeGreaterThanOrEqual(1)
 			expect(pruned.turns).toBeGreaterThanOrEqual(1)
 			expect(pruned.runs).toBeGreaterThanOrEqual(2)
+			expect(pruned.abandoned).toBeGreaterThanOrEqual(1)
+			// A pending connection made before the cutoff was never authorized: it goes. Others stay, failed ones too.
+			expect(await storage.connections.byId(abandoned.id)).toBeNull()
+			for (const kept of [c, failed, started]) expect(await storage.connections.byId(kept.id)).not.toBeNull()
 			// A forgotten delivery id is taken again; the newer one is still a replay.
 			expect(await storage.connections.recordDelivery('github', oldDelivery)).toBe(true)
 			expect(await storage.connections.recordDelivery('github', newDelivery)).toBe(false)

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { RENEW_QUEUE } from '../../core/connectors/deps.ts'
 import {
+	ABANDONED_AFTER_DAYS,
 	DELIVERY_RETENTION_DAYS,
 	pruneConnectorRecords,
 	SYNC_RUNS_KEPT,
 	TURN_IDLE_DAYS,
 } from '../../core/connectors/housekeeping.ts'
+import { newId } from '../../core/index.ts'
 import { syncSettled } from '../../testkit/connections.ts'
 import { putItem, type ScriptedWorld, scriptedConnector, scriptedWorld } from '../../testkit/scripted-connector.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
@@ -75,5 +77,43 @@ describe('connector housekeeping', () => {
 		expect(await store().recordDelivery('github', delivery)).toBe(false)
 		await pruneAt(DELIVERY_RETENTION_DAYS + 0.5)
 		expect(await store().recordDelivery('github', delivery)).toBe(true)
+	}, 60_000)
+
+	it('answers the active connection for its tags over one started later and never authorized, deleted a day on', async () => {
+		const world = scriptedWorld()
+		worlds.set('abandoned', world)
+		const created = await t.json('POST', '/v3/connections/scripted', {
+			containerTag: 'abandoned',
+			metadata: { world: 'abandoned' },
+		})
+		const active = created.body.id as string
+		await syncSettled(t, active, '')
+		const { orgId } = (await store().byId(active))!
+		// What an OAuth start leaves when the user never comes back from the provider.
+		const pending = await store().create(
+			{ orgId },
+			{
+				id: newId(),
+				provider: 'scripted',
+				containerTags: ['abandoned'],
+				documentLimit: null,
+				metadata: null,
+				redirectUrl: null,
+				status: 'pending',
+				secrets: null,
+				app: null,
+				settings: {},
+			},
+		)
+		const byTags = await t.json('POST', '/v3/connections/scripted/connection', { containerTags: ['abandoned'] })
+		expect(byTags.status).toBe(200)
+		expect(byTags.body.id).toBe(active)
+
+		const pruneAt = (days: number) => pruneConnectorRecords(deps(), Date.now() + days * DAY_MS)
+		await pruneAt(ABANDONED_AFTER_DAYS / 2)
+		expect(await store().byId(pending.id)).not.toBeNull()
+		await pruneAt(ABANDONED_AFTER_DAYS + 0.5)
+		expect(await store().byId(pending.id)).toBeNull()
+		expect((await store().byId(active))?.status).toBe('active')
 	}, 60_000)
 })

@@ -388,7 +388,7 @@ export function connectionStore(db: () => Db): ConnectionStore {
 		async removeSubscription(id) {
 			await db().query('DELETE FROM webhook_subscriptions WHERE id = $1', [id])
 		},
-		async prune({ deliveriesBefore, turnsBefore, runsKept }) {
+		async prune({ deliveriesBefore, turnsBefore, runsKept, pendingBefore }) {
 			const count = async (statement: string, params: unknown[]) => {
 				const [row] = await db().query<{ n: number }>(
 					`WITH gone AS (${statement} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
@@ -409,6 +409,7 @@ export function connectionStore(db: () => Db): ConnectionStore {
 					)`,
 					[runsKept],
 				),
+				abandoned: await count(`DELETE FROM connections WHERE status = 'pending' AND created_at < $1`, [pendingBefore]),
 			}
 		},
 		async recordDelivery(provider, deliveryId) {
