@@ -4,7 +4,7 @@ import { type AnyConnector, ConnectorAuthError, type SyncContext, type TokenSet 
 import type { ConnectorDeps } from './deps.ts'
 import { statusOf } from './errors.ts'
 import { GrantRefusedError, refreshTokens } from './oauth.ts'
-import { type ConnectionSecrets, openApp, openSecrets, sealSecrets } from './secrets.ts'
+import { type ConnectionSecrets, openApp, openSecrets, type SealedApp, sealSecrets } from './secrets.ts'
 
 /** Refresh a little before the provider's expiry, so a token never lapses in the middle of a request. */
 const REFRESH_MARGIN_MS = 60_000
@@ -52,6 +52,36 @@ function refreshed(
 	})().finally(() => running.delete(connection.id))
 	running.set(connection.id, refresh)
 	return refresh
+}
+
+/**
+ * The options of a connection's application: a custom one's are its organization's current ones (a push topic or
+ * verification token set after the connection was made counts) while the organization still uses that client.
+ */
+export async function currentAppOptions(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	orgId: string,
+	app: SealedApp,
+): Promise<Record<string, string>> {
+	const settingsKey = connector.auth.type === 'oauth2' ? connector.auth.settingsKey : undefined
+	if (app.source === 'custom' && settingsKey) {
+		const current = await deps.settings.customCredentials({ orgId }, settingsKey)
+		if (current?.clientId === app.clientId) return current.options
+	}
+	return app.options ?? {}
+}
+
+/** The connection's context for making, renewing and stopping its push subscriptions: its application's current options. */
+export async function subscriptionContext(
+	deps: ConnectorDeps,
+	connector: AnyConnector,
+	connection: ConnectionRecord,
+): Promise<SyncContext> {
+	const ctx = syncContext(deps, connector, connection)
+	const app = openApp(deps.secrets, connection)
+	if (ctx.app && app) ctx.app = { ...ctx.app, options: await currentAppOptions(deps, connector, connection.orgId, app) }
+	return ctx
 }
 
 /** A call the provider refused for its token. */

@@ -1,7 +1,7 @@
 import { randomBase62 } from '../ids.ts'
 import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection-storage.ts'
 import { type AnyConnector, ConnectorAuthError, type Subscription } from '../plugins/connector.ts'
-import { syncContext } from './context.ts'
+import { subscriptionContext, syncContext } from './context.ts'
 import { type ConnectorDeps, type LifecycleJob, SYNC_QUEUE, type SyncJob } from './deps.ts'
 import { revocable, revokeTokens } from './oauth.ts'
 import { cronFor } from './schedule.ts'
@@ -78,7 +78,7 @@ export async function resubscribe(
 	const url = webhookUrl(baseUrl, connection.provider)
 	let subscriptions: Subscription[]
 	try {
-		const made = await webhook.subscribe(syncContext(deps, connector, connection), { url, secret })
+		const made = await webhook.subscribe(await subscriptionContext(deps, connector, connection), { url, secret })
 		subscriptions = Array.isArray(made) ? made : made.subscriptions
 		for (const failure of Array.isArray(made) ? [] : made.failures) {
 			deps.logger.warn('the provider refused the webhook subscription of one scope; it syncs on schedule', {
@@ -111,7 +111,7 @@ export async function resubscribe(
 async function unsubscribeAll(deps: ConnectorDeps, connector: AnyConnector, connection: ConnectionRecord) {
 	for (const subscription of await deps.storage.connections.subscriptions(connection.id)) {
 		try {
-			await connector.webhook?.unsubscribe?.(syncContext(deps, connector, connection), subscription)
+			await connector.webhook?.unsubscribe?.(await subscriptionContext(deps, connector, connection), subscription)
 		} catch (error) {
 			deps.logger.warn('could not stop a webhook subscription', {
 				connectionId: connection.id,
@@ -190,9 +190,13 @@ async function renewSubscription(
 	connection: ConnectionRecord,
 	subscription: SubscriptionRecord,
 ): Promise<void> {
-	const renewed = await connector.webhook!.renew!(syncContext(deps, connector, connection), subscription, {
-		secret: deps.secrets.open(subscription.secret),
-	})
+	const renewed = await connector.webhook!.renew!(
+		await subscriptionContext(deps, connector, connection),
+		subscription,
+		{
+			secret: deps.secrets.open(subscription.secret),
+		},
+	)
 	if ('replacement' in renewed) {
 		const { replacement } = renewed
 		await deps.storage.connections.addSubscriptions(connection, [

@@ -7,6 +7,7 @@ import {
 	type WebhookApp,
 	type WebhookRequest,
 } from '../plugins/connector.ts'
+import { currentAppOptions } from './context.ts'
 import { type ConnectorDeps, type LifecycleJob, RENEW_QUEUE } from './deps.ts'
 import { enqueueSync } from './lifecycle.ts'
 import { connectorFor } from './providers.ts'
@@ -82,10 +83,7 @@ export async function refuseUnroutedWebhook(
 	return known
 }
 
-/**
- * The application the subscription's connection was authorized with; a custom one with its organization's current
- * options (a verification token set after the connection was made counts), while the organization still uses it.
- */
+/** The application the subscription's connection was authorized with, with its current options. */
 async function webhookApp(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
@@ -94,12 +92,7 @@ async function webhookApp(
 	const connection = await deps.storage.connections.byId(subscription.connectionId)
 	const app = connection ? openApp(deps.secrets, connection) : null
 	if (!app) return null
-	let options = app.options ?? {}
-	const settingsKey = connector.auth.type === 'oauth2' ? connector.auth.settingsKey : undefined
-	if (app.source === 'custom' && settingsKey) {
-		const current = await deps.settings.customCredentials({ orgId: subscription.orgId }, settingsKey)
-		if (current?.clientId === app.clientId) options = current.options
-	}
+	const options = await currentAppOptions(deps, connector, subscription.orgId, app)
 	return { source: app.source, clientId: app.clientId, orgId: subscription.orgId, options }
 }
 

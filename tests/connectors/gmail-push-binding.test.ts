@@ -130,3 +130,35 @@ describe("Gmail push bound to the service account of the connection's applicatio
 		expect(settings.body.googleDrivePushServiceAccount).toBe(ORG_ACCOUNT)
 	})
 })
+
+describe('Gmail push set up after the connection was made', () => {
+	let emulator: GmailEmulator
+	let t: TestService
+	beforeAll(async () => {
+		emulator = await startGmailEmulator()
+		emulator.google.addClient(ORG_CLIENT.id, ORG_CLIENT.secret, ORG_CLIENT.project)
+		t = await startGmailService('pglite', emulator, SERVER_ACCOUNT)
+	}, 120_000)
+	afterAll(async () => {
+		await t.stop()
+		emulator.stop()
+	})
+
+	it("watches on the organization's topic set after connecting, once the connection is configured again", async () => {
+		const org = await t.createKey('Push later')
+		const client = { googleDriveClientId: ORG_CLIENT.id, googleDriveClientSecret: ORG_CLIENT.secret }
+		expect((await t.json('PATCH', '/v3/settings', { ...client, googleDriveCustomKeyEnabled: true }, org)).status).toBe(
+			200,
+		)
+		const id = await connect(t, 'push-later', org)
+		expect(emulator.activeWatch(ORG_CLIENT.project)).toBeNull()
+
+		const topic = `projects/${ORG_CLIENT.project}/topics/gmail-push`
+		const push = { googleDrivePubsubTopic: topic, googleDrivePushServiceAccount: ORG_ACCOUNT }
+		expect((await t.json('PATCH', '/v3/settings', push, org)).status).toBe(200)
+		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] }, org)
+		expect(configured.status).toBe(200)
+		expect(configured.body).toMatchObject({ success: true, webhooksRegistered: 1 })
+		expect(emulator.activeWatch(ORG_CLIENT.project)?.topicName).toBe(topic)
+	}, 60_000)
+})
