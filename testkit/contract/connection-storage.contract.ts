@@ -1,20 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { type NewConnection, newId, type StoragePlugin } from '../../core/index.ts'
-import { context, newDocument, type OpenedStorage } from './storage.contract.ts'
-
-const connection = (overrides: Partial<NewConnection> = {}): NewConnection => ({
-	id: newId(),
-	provider: 'github',
-	containerTags: ['user_1'],
-	documentLimit: null,
-	metadata: null,
-	redirectUrl: null,
-	status: 'pending',
-	secrets: null,
-	app: null,
-	settings: {},
-	...overrides,
-})
+import { newId, type StoragePlugin } from '../../core/index.ts'
+import { newConnection as connection, context, newDocument, type OpenedStorage } from './storage.contract.ts'
 
 const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString()
 

@@ -6,8 +6,10 @@ import {
 	type FilterCondition,
 	type FilterExpression,
 	type NewChunk,
+	type NewConnection,
 	type NewDocument,
 	type NewMemory,
+	newId,
 	type PluginContext,
 	type QueryFilter,
 	type Scope,
@@ -49,6 +51,23 @@ export function vec(...components: number[]): Float32Array {
 /** A text chunk at `position`, with its vector when one is given. */
 export function textChunk(chunk: { content: string; vector?: Float32Array }, position: number): NewChunk {
 	return { position, content: chunk.content, type: 'text', metadata: null, embedding: chunk.vector ?? null }
+}
+
+/** A connection as a provider's connect call makes it (pending, no secrets), with `overrides`. */
+export function newConnection(overrides: Partial<NewConnection> = {}): NewConnection {
+	return {
+		id: newId(),
+		provider: 'github',
+		containerTags: ['user_1'],
+		documentLimit: null,
+		metadata: null,
+		redirectUrl: null,
+		status: 'pending',
+		secrets: null,
+		app: null,
+		settings: {},
+		...overrides,
+	}
 }
 
 export function newDocument(overrides: Partial<NewDocument> = {}): NewDocument {

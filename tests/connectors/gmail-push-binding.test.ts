@@ -13,6 +13,8 @@ const SERVER_ACCOUNT = 'gmail-push@demo-project.iam.gserviceaccount.com'
 const ORG_ACCOUNT = 'org-push@org-project.iam.gserviceaccount.com'
 const STRANGER_ACCOUNT = 'anyone@attacker-project.iam.gserviceaccount.com'
 const ORG_CLIENT = { id: 'org-client.apps.googleusercontent.com', secret: 'org-secret', project: 'org-project' }
+const LATE_CLIENT = { id: 'late-client.apps.googleusercontent.com', secret: 'late-secret', project: 'late-project' }
+const LATE_ACCOUNT = 'late-push@late-project.iam.gserviceaccount.com'
 
 const webhook = (t: TestService, delivery: { body: string; headers: Record<string, string> }) =>
 	t.request('POST', '/v3/connections/webhooks/gmail', { body: delivery.body, headers: delivery.headers, key: null })
@@ -85,6 +87,7 @@ describe("Gmail push bound to the service account of the connection's applicatio
 	beforeAll(async () => {
 		emulator = await startGmailEmulator()
 		emulator.google.addClient(ORG_CLIENT.id, ORG_CLIENT.secret, ORG_CLIENT.project)
+		emulator.google.addClient(LATE_CLIENT.id, LATE_CLIENT.secret, LATE_CLIENT.project)
 		t = await startGmailService('pglite', emulator, SERVER_ACCOUNT)
 		org = await t.createKey('Own application')
 		const settings = await t.json(
@@ -129,36 +132,22 @@ describe("Gmail push bound to the service account of the connection's applicatio
 		const settings = await t.json('GET', '/v3/settings', undefined, org)
 		expect(settings.body.googleDrivePushServiceAccount).toBe(ORG_ACCOUNT)
 	})
-})
-
-describe('Gmail push set up after the connection was made', () => {
-	let emulator: GmailEmulator
-	let t: TestService
-	beforeAll(async () => {
-		emulator = await startGmailEmulator()
-		emulator.google.addClient(ORG_CLIENT.id, ORG_CLIENT.secret, ORG_CLIENT.project)
-		t = await startGmailService('pglite', emulator, SERVER_ACCOUNT)
-	}, 120_000)
-	afterAll(async () => {
-		await t.stop()
-		emulator.stop()
-	})
 
 	it("watches on the organization's topic set after connecting, once the connection is configured again", async () => {
-		const org = await t.createKey('Push later')
-		const client = { googleDriveClientId: ORG_CLIENT.id, googleDriveClientSecret: ORG_CLIENT.secret }
-		expect((await t.json('PATCH', '/v3/settings', { ...client, googleDriveCustomKeyEnabled: true }, org)).status).toBe(
+		const late = await t.createKey('Push later')
+		const client = { googleDriveClientId: LATE_CLIENT.id, googleDriveClientSecret: LATE_CLIENT.secret }
+		expect((await t.json('PATCH', '/v3/settings', { ...client, googleDriveCustomKeyEnabled: true }, late)).status).toBe(
 			200,
 		)
-		const id = await connect(t, 'push-later', org)
-		expect(emulator.activeWatch(ORG_CLIENT.project)).toBeNull()
+		const id = await connect(t, 'push-later', late)
+		expect(emulator.activeWatch(LATE_CLIENT.project)).toBeNull()
 
-		const topic = `projects/${ORG_CLIENT.project}/topics/gmail-push`
-		const push = { googleDrivePubsubTopic: topic, googleDrivePushServiceAccount: ORG_ACCOUNT }
-		expect((await t.json('PATCH', '/v3/settings', push, org)).status).toBe(200)
-		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] }, org)
+		const topic = `projects/${LATE_CLIENT.project}/topics/gmail-push`
+		const push = { googleDrivePubsubTopic: topic, googleDrivePushServiceAccount: LATE_ACCOUNT }
+		expect((await t.json('PATCH', '/v3/settings', push, late)).status).toBe(200)
+		const configured = await t.json('POST', `/v3/connections/${id}/configure`, { resources: [] }, late)
 		expect(configured.status).toBe(200)
 		expect(configured.body).toMatchObject({ success: true, webhooksRegistered: 1 })
-		expect(emulator.activeWatch(ORG_CLIENT.project)?.topicName).toBe(topic)
+		expect(emulator.activeWatch(LATE_CLIENT.project)?.topicName).toBe(topic)
 	}, 60_000)
 })

@@ -7,8 +7,8 @@ import {
 	SYNC_RUNS_KEPT,
 	TURN_IDLE_DAYS,
 } from '../../core/connectors/housekeeping.ts'
-import { newId } from '../../core/index.ts'
 import { syncSettled } from '../../testkit/connections.ts'
+import { newConnection } from '../../testkit/contract/storage.contract.ts'
 import { putItem, type ScriptedWorld, scriptedConnector, scriptedWorld } from '../../testkit/scripted-connector.ts'
 import { startTestService, type TestService } from '../../testkit/service.ts'
 import { waitFor } from '../../testkit/wait.ts'
@@ -92,18 +92,7 @@ describe('connector housekeeping', () => {
 		// What an OAuth start leaves when the user never comes back from the provider.
 		const pending = await store().create(
 			{ orgId },
-			{
-				id: newId(),
-				provider: 'scripted',
-				containerTags: ['abandoned'],
-				documentLimit: null,
-				metadata: null,
-				redirectUrl: null,
-				status: 'pending',
-				secrets: null,
-				app: null,
-				settings: {},
-			},
+			newConnection({ provider: 'scripted', containerTags: ['abandoned'] }),
 		)
 		const byTags = await t.json('POST', '/v3/connections/scripted/connection', { containerTags: ['abandoned'] })
 		expect(byTags.status).toBe(200)
