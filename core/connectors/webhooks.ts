@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.ts'
-import type { SubscriptionRecord } from '../plugins/connection-storage.ts'
+import type { ConnectionRecord, SubscriptionRecord } from '../plugins/connection-storage.ts'
 import {
 	type AnyConnector,
 	DEFAULT_WEBHOOK_BODY_BYTES,
@@ -88,8 +88,9 @@ async function webhookApp(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
 	subscription: SubscriptionRecord,
+	connectionOf: (id: string) => Promise<ConnectionRecord | null>,
 ): Promise<WebhookApp | null> {
-	const connection = await deps.storage.connections.byId(subscription.connectionId)
+	const connection = await connectionOf(subscription.connectionId)
 	const app = connection ? openApp(deps.secrets, connection) : null
 	if (!app) return null
 	const options = await currentAppOptions(deps, connector, subscription.orgId, app)
@@ -137,6 +138,9 @@ export async function receiveWebhook(
 		if (vouched) return { accepted: 0 }
 		throw refused('the notification names no known subscription')
 	}
+	// Each connection is read once, however many of its subscriptions the notification names.
+	const read = new Map<string, Promise<ConnectionRecord | null>>()
+	const connectionOf = (id: string) => read.get(id) ?? read.set(id, deps.storage.connections.byId(id)).get(id)!
 	const verified = []
 	for (const subscription of subscriptions) {
 		// Without `verify`, `authenticate` (which passed above) and `verifyApp` are the checks; a spec with none of them
@@ -145,7 +149,7 @@ export async function receiveWebhook(
 			? await webhook.verify(request, deps.secrets.open(subscription.secret))
 			: webhook.authenticate !== undefined || webhook.verifyApp !== undefined
 		if (ok && webhook.verifyApp) {
-			const app = await webhookApp(deps, connector, subscription)
+			const app = await webhookApp(deps, connector, subscription, connectionOf)
 			ok = app !== null && (await webhook.verifyApp(request, app))
 		}
 		if (ok) verified.push(subscription)
@@ -163,7 +167,7 @@ export async function receiveWebhook(
 	}
 	let accepted = 0
 	for (const connectionId of new Set(verified.map((subscription) => subscription.connectionId))) {
-		const connection = await deps.storage.connections.byId(connectionId)
+		const connection = await connectionOf(connectionId)
 		if (connection?.status !== 'active') continue
 		const settings = { ...(connector.defaultSettings ?? {}), ...connection.settings }
 		if (webhook.wantsSync && !webhook.wantsSync(request, settings)) continue
