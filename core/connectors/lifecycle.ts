@@ -190,13 +190,8 @@ async function renewSubscription(
 	connection: ConnectionRecord,
 	subscription: SubscriptionRecord,
 ): Promise<void> {
-	const renewed = await connector.webhook!.renew!(
-		await subscriptionContext(deps, connector, connection),
-		subscription,
-		{
-			secret: deps.secrets.open(subscription.secret),
-		},
-	)
+	const ctx = await subscriptionContext(deps, connector, connection)
+	const renewed = await connector.webhook!.renew!(ctx, subscription, { secret: deps.secrets.open(subscription.secret) })
 	if ('replacement' in renewed) {
 		const { replacement } = renewed
 		await deps.storage.connections.addSubscriptions(connection, [

@@ -19,8 +19,8 @@ export async function defineConnectorQueues(deps: Pick<ConnectorDeps, 'queue'>):
 }
 
 /**
- * Syncs (one per connection at a time), the hourly renewal of push subscriptions (and pruning of old delivery ids,
- * turns and runs) and subscription lifecycle notifications, on the durable queue (its queues defined first by
+ * Syncs (one per connection at a time), the hourly renewal of push subscriptions with the pruning of bookkeeping
+ * (`housekeeping.ts`), and subscription lifecycle notifications, on the durable queue (its queues defined first by
  * `defineConnectorQueues`).
  */
 export async function startConnectorWorkers(deps: ConnectorDeps, concurrency: number): Promise<void> {

@@ -119,10 +119,6 @@ export interface SubscriptionRecord {
 	data: Record<string, string>
 }
 
-/**
- * Connections, their imported items, sync runs and webhook subscriptions. Scoped reads take the caller's
- * organization; methods by connection id alone are for the runtime, which got the id from a scoped job.
- */
 /** What `ConnectionStore.prune` deleted: delivery ids, turns, sync runs and abandoned connections. */
 export interface PrunedRecords {
 	deliveries: number
@@ -131,6 +127,10 @@ export interface PrunedRecords {
 	abandoned: number
 }
 
+/**
+ * Connections, their imported items, sync runs and webhook subscriptions. Scoped reads take the caller's
+ * organization; methods by connection id alone are for the runtime, which got the id from a scoped job.
+ */
 export interface ConnectionStore {
 	create(scope: Scope, input: NewConnection): Promise<ConnectionRecord>
 	get(scope: Scope, id: string): Promise<ConnectionRecord | null>
