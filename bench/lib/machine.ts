@@ -69,9 +69,9 @@ function probeLoop(): number {
 }
 
 /**
- * How fast this machine is today, on two fixed workloads (best of three, ms; smaller is faster): a JavaScript loop
- * on one core, and PostgreSQL's executor counting a generated series. The same code ran 3-4 times slower on one
- * day than two days before with nothing else changed; figures of different days compare only when these agree.
+ * How fast this machine is now, on two fixed workloads (best of three, ms; smaller is faster): a JavaScript loop on
+ * one core, and PostgreSQL's executor counting a generated series. Figures of different runs compare only when these
+ * agree (bench/README.md, Machine).
  */
 export async function machineSpeed(
 	databaseUrl?: string | null,

@@ -62,7 +62,7 @@ export async function currentAppOptions(
 	deps: ConnectorDeps,
 	connector: AnyConnector,
 	orgId: string,
-	app: SealedApp,
+	app: Pick<SealedApp, 'source' | 'clientId' | 'options'>,
 ): Promise<Record<string, string>> {
 	const settingsKey = connector.auth.type === 'oauth2' ? connector.auth.settingsKey : undefined
 	if (app.source === 'custom' && settingsKey) {
@@ -79,8 +79,7 @@ export async function subscriptionContext(
 	connection: ConnectionRecord,
 ): Promise<SyncContext> {
 	const ctx = syncContext(deps, connector, connection)
-	const app = openApp(deps.secrets, connection)
-	if (ctx.app && app) ctx.app = { ...ctx.app, options: await currentAppOptions(deps, connector, connection.orgId, app) }
+	if (ctx.app) ctx.app = { ...ctx.app, options: await currentAppOptions(deps, connector, connection.orgId, ctx.app) }
 	return ctx
 }
 

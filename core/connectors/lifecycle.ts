@@ -109,9 +109,12 @@ export async function resubscribe(
 }
 
 async function unsubscribeAll(deps: ConnectorDeps, connector: AnyConnector, connection: ConnectionRecord) {
-	for (const subscription of await deps.storage.connections.subscriptions(connection.id)) {
+	const subscriptions = await deps.storage.connections.subscriptions(connection.id)
+	if (subscriptions.length === 0) return
+	const ctx = await subscriptionContext(deps, connector, connection)
+	for (const subscription of subscriptions) {
 		try {
-			await connector.webhook?.unsubscribe?.(await subscriptionContext(deps, connector, connection), subscription)
+			await connector.webhook?.unsubscribe?.(ctx, subscription)
 		} catch (error) {
 			deps.logger.warn('could not stop a webhook subscription', {
 				connectionId: connection.id,
