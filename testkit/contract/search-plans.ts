@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
 import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
-import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/search.ts'
+import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/text-candidates.ts'
 import { newDocument, vec } from './storage.contract.ts'
 
 /** `count` chunks of common words and one of a rare word at `rare`, with fresh statistics, in a new organization. */

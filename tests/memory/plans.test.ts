@@ -4,6 +4,7 @@ import type { Driver } from '../../plugins/storage-postgres/db.ts'
 import { openPglite } from '../../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../../plugins/storage-postgres/drivers/postgres.ts'
 import { formationReadPlan, memoryPlans, migrate, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
+import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/text-candidates.ts'
 import { newDocument, newMemory, TEST_VECTOR_SPACE, vec } from '../../testkit/contract/storage.contract.ts'
 import { describeEachDriver } from '../../testkit/drivers.ts'
 import { createTestDatabase } from '../../testkit/postgres.ts'
@@ -125,5 +126,43 @@ describeEachDriver('memory queries use their indexes', (kind) => {
 		await writeMemories(stores, scope, 'others', memories('others', 4_000))
 		await driver.db.exec('ANALYZE memories')
 		expect(await formationReadPlan(driver.db, scope, 'c1', probe, 'exact')).toMatch(sorted)
+	})
+
+	it('ranks a bounded set of memories when most of a container holds the words', async () => {
+		const stores = storesOver(() => driver.db)
+		const scope = { orgId: (await stores.orgs.create('tiered')).id }
+		const id = (n: number) => `tiered${String(n).padStart(16, '0')}`
+		const count = PLAIN_RANK_ROWS + 100
+		await writeMemories(
+			stores,
+			scope,
+			'c1',
+			Array.from({ length: count }, (_, n) =>
+				newMemory({ id: id(n), memory: n === count - 50 ? 'common zanzibar' : `common memory number ${n % 10}` }),
+			),
+		)
+		await driver.db.exec('VACUUM ANALYZE memories')
+		const query = {
+			containerTags: ['c1'],
+			vector: vec(1),
+			terms: ['common', 'zanzibar'],
+			includeForgotten: false,
+			includeHistory: true,
+			limit: 10,
+		}
+		// The memory holding both words is stored past the plain scan's cut, on the first search and after.
+		for (const _search of ['first', 'remembered']) {
+			const hits = await stores.memories.searchByText(scope, query)
+			expect(hits).toHaveLength(10)
+			expect(hits[0]!.memoryId).toBe(id(count - 50))
+		}
+		const plans = await memoryPlans(driver.db, scope, query, 'c1', { enable_seqscan: 'off' }, { analyze: true })
+		const heapRows = [...plans.text!.matchAll(/Bitmap Heap Scan on memories .*actual time=\S+ rows=(\d+)/g)].map(
+			(match) => Number(match[1]),
+		)
+		// Each tier stops at 50 rows (the least cut), where ranking every match would read all 600.
+		expect(heapRows.length).toBeGreaterThan(1)
+		expect(Math.max(...heapRows)).toBeLessThanOrEqual(50)
+		expect(heapRows.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(250)
 	})
 })

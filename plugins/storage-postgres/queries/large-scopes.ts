@@ -1,4 +1,5 @@
-import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
+import type { Scope } from '../../../core/index.ts'
+import { PLAIN_RANK_ROWS } from './text-candidates.ts'
 
 /** How long a scope found to hold many full-text matches goes straight to the match tiers. */
 const REMEMBERED_MS = 10 * 60_000
@@ -7,8 +8,8 @@ const REMEMBERED_MS = 10 * 60_000
 const CAPACITY = 1_000
 
 /**
- * Search scopes (organization, containers, documents, filters) whose last full-text search matched more chunks than
- * one scan ranks, so the next search in them skips that scan. A scope that has grown since is found on its first
+ * Search scopes (organization, containers, documents, filters) whose last full-text search matched more rows than
+ * one scan ranks (PLAIN_RANK_ROWS), so the next search in them skips that scan. A scope that has grown since is found on its first
  * search; one that has shrunk is tried with the scan again after REMEMBERED_MS.
  */
 export class LargeScopes {
@@ -27,10 +28,30 @@ export class LargeScopes {
 		this.until.set(key, now + REMEMBERED_MS)
 		if (this.until.size > CAPACITY) this.until.delete(this.until.keys().next().value!)
 	}
+
+	/**
+	 * A full-text search of the scope `key`: the plain scan's rows, unless it matched more than it ranks (`matched` of
+	 * its first row, or null from `plain`); then the match tiers' rows, and the scope goes straight to them next time.
+	 */
+	async search<Row>(
+		key: string,
+		plain: () => Promise<(Row & { matched: number })[] | null>,
+		tiers: () => Promise<Row[]>,
+	): Promise<Row[]> {
+		if (!this.has(key)) {
+			const rows = await plain()
+			if (rows && (rows[0]?.matched ?? 0) <= PLAIN_RANK_ROWS) return rows
+			this.add(key)
+		}
+		return tiers()
+	}
 }
 
-/** What selects a search's chunks: everything in the query but the vector, the words and the limit. */
-export function scopeKey(scope: Scope, query: ChunkSearchQuery): string {
+/** What selects a search's rows: everything in the query but the vector, the words and the limit. */
+export function scopeKey<Query extends { vector: unknown; terms: unknown; limit: unknown }>(
+	scope: Scope,
+	query: Query,
+): string {
 	const { vector: _vector, terms: _terms, limit: _limit, ...selection } = query
 	return JSON.stringify([scope.orgId, selection])
 }

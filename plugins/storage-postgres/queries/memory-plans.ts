@@ -9,7 +9,9 @@ import { setLocal } from './set-local.ts'
 
 /**
  * Query plans (EXPLAIN) of the memory searches and of the formation's fact and text lookups, to check the indexes
- * they use. `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`.
+ * they use. `settings` are SET LOCAL for the explained transaction only, e.g. `{ enable_seqscan: 'off' }`; with
+ * `analyze` the statements run and the plans carry actual row counts (EXPLAIN ANALYZE). The full-text plan is of the
+ * match tiers, as a scope with more matches than one scan ranks is searched.
  */
 export async function memoryPlans(
 	db: Db,
@@ -17,14 +19,18 @@ export async function memoryPlans(
 	query: MemorySearchQuery,
 	containerTag: string,
 	settings: Record<string, string> = {},
+	options: { analyze?: boolean } = {},
 ): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
 	const explain = (statement: Statement) =>
 		db.transaction(async (tx) => {
 			await setLocal(tx, { ...vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }), ...settings })
-			const rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${statement.text}`, statement.params)
+			const rows = await tx.query<{ 'QUERY PLAN': string }>(
+				`EXPLAIN ${options.analyze ? '(ANALYZE) ' : ''}${statement.text}`,
+				statement.params,
+			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})
-	const text = memoryTextStatement(scope, query)
+	const text = memoryTextStatement(scope, query, 'tiers')
 	return {
 		vector: await explain(memoryVectorStatement(scope, query)),
 		text: text ? await explain(text) : null,

@@ -1,10 +1,19 @@
 import type { MemorySearchQuery, MemoryTextHit, MemoryVectorHit, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
+import { type LargeScopes, scopeKey } from './large-scopes.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
-import { lexemeCoverage, queryWords, vectorScanSettings } from './search.ts'
+import { vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
+import {
+	lexemeCoverage,
+	plainScans,
+	queryWords,
+	type TextScan,
+	textCandidates,
+	tierScans,
+} from './text-candidates.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
@@ -38,11 +47,30 @@ export async function sampleMemoryVectors(
 	return rows.map((row) => Float32Array.from(JSON.parse(row.embedding) as number[]))
 }
 
-export async function memoriesByText(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryTextHit[]> {
-	const statement = memoryTextStatement(scope, query)
-	if (!statement || query.limit <= 0) return []
-	const rows = await db.query<{ id: string; rank: number; coverage: number }>(statement.text, statement.params)
+/**
+ * Full-text hits of memories in scope, best first: every match ranked while the scope holds at most PLAIN_RANK_ROWS,
+ * the match tiers' candidates past that (text-candidates.ts).
+ */
+export async function memoriesByText(
+	db: Db,
+	scope: Scope,
+	query: MemorySearchQuery,
+	largeScopes: LargeScopes,
+): Promise<MemoryTextHit[]> {
+	if (query.limit <= 0 || queryWords(query.terms).length === 0) return []
+	const run = <Row>(statement: Statement) => db.query<Row & TextRow>(statement.text, statement.params)
+	const rows = await largeScopes.search(
+		scopeKey(scope, query),
+		() => run<{ matched: number }>(memoryTextStatement(scope, query, 'plain')!),
+		() => run(memoryTextStatement(scope, query, 'tiers')!),
+	)
 	return rows.map((row) => ({ memoryId: row.id, rank: row.rank, coverage: row.coverage }))
+}
+
+interface TextRow {
+	id: string
+	rank: number
+	coverage: number
 }
 
 /** The memory index is built sparser than the chunk index (see schema-memories.ts): searches look wider. */
@@ -66,24 +94,38 @@ export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): S
 
 /**
  * Full-text rank of memories in scope for any of the query's words, best first, with the share of the query's
- * lexemes each one contains; null when no word is left. Ranked by word frequency (`ts_rank`), cheaper than the cover
- * density chunks are ranked by: only the candidates' order counts here (docs/search-scoring.md).
+ * lexemes each one contains; null when no word is left. `plain` ranks every match (each row says how many there were,
+ * `matched`, counted up to one past PLAIN_RANK_ROWS), `tiers` the match tiers' candidates. Ranked by word frequency
+ * (`ts_rank`), cheaper than the cover density chunks are ranked by: only the candidates' order counts here
+ * (docs/search-scoring.md).
  */
-export function memoryTextStatement(scope: Scope, query: MemorySearchQuery): Statement | null {
+export function memoryTextStatement(
+	scope: Scope,
+	query: MemorySearchQuery,
+	candidates: 'plain' | 'tiers',
+): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
 	const where = searchScope(scope, query, params)
-	const tsquery = params.add(words.join(' | '))
+	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
-	const text = `SELECT m.id, ts_rank(m.tsv, q.query, 32)::float8 AS rank,
-			${lexemeCoverage('m')}
-		FROM memories m
-		CROSS JOIN to_tsquery('english', ${tsquery}) AS q(query)
+	const limit = params.add(query.limit)
+	const scans: TextScan[] = candidates === 'plain' ? plainScans(words) : tierScans(words, query.limit)
+	const union = textCandidates(params, scans, anyWord, {
+		alias: 'm',
+		from: 'memories m',
+		where,
+		rank: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8`,
+	})
+	const matched = candidates === 'plain' ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
+	const text = `WITH candidates AS MATERIALIZED (${union})
+		SELECT m.id, best.rank,
+			${lexemeCoverage('m')}${matched}
+		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
+		JOIN memories m ON m.id = best.id
 		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
-		WHERE m.tsv @@ q.query AND ${where}
-		ORDER BY rank DESC, m.id
-		LIMIT ${params.add(query.limit)}`
+		ORDER BY best.rank DESC, m.id`
 	return { text, params: params.values }
 }
 

@@ -5,6 +5,15 @@ import { metadataConditions } from './document-conditions.ts'
 import { LargeScopes, scopeKey } from './large-scopes.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { type LocalSettings, setLocal } from './set-local.ts'
+import {
+	lexemeCoverage,
+	PLAIN_RANK_ROWS,
+	plainScans,
+	queryWords,
+	type TextScan,
+	textCandidates,
+	tierScans,
+} from './text-candidates.ts'
 
 /**
  * With a filter the index alone cannot satisfy (a small container in a large table, a metadata filter), the HNSW scan
@@ -17,36 +26,6 @@ export function vectorScanSettings(options: { efSearch?: number } = {}): LocalSe
 		...(options.efSearch ? { 'hnsw.ef_search': Math.trunc(options.efSearch) } : {}),
 	}
 }
-
-/** How many query words reach the full-text query at most. */
-const MAX_TERMS = 64
-
-/** The most AND groups an "at least k of the words" tier of the full-text search may take. */
-const MAX_COMBINATIONS = 28
-
-/** The fewest rows a tier of the full-text search is cut at, so small limits still rank a fair sample. */
-const MIN_TIER_ROWS = 50
-
-/** The most single-word tiers of the full-text search (the last one takes the remaining words together). */
-const MAX_WORD_TIERS = 16
-
-/**
- * The most chunks matching any word a scope's full-text search ranks in one scan, exactly; more go to the match
- * tiers, which read up to (tiers x cut) rows: 450 for five content words at the smallest cut.
- */
-export const PLAIN_RANK_ROWS = 500
-
-/** PostgreSQL's english stopword list (tsearch_data/english.stop): words the english configuration drops. */
-const STOPWORDS = new Set(
-	(
-		'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
-		'it its itself they them their theirs themselves what which who whom this that these those am is are was were be ' +
-		'been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
-		'about against between into through during before after above below to from up down in out on off over under ' +
-		'again further then once here there when where why how all any both each few more most other some such no nor ' +
-		'not only own same so than too very s t can will just don should now'
-	).split(' '),
-)
 
 export function searchStore(db: () => Db): SearchStore {
 	const largeScopes = new LargeScopes()
@@ -71,26 +50,24 @@ export function searchStore(db: () => Db): SearchStore {
 
 		async chunksByText(scope, query) {
 			if (query.limit <= 0 || queryWords(query.terms).length === 0) return []
-			const toHits = (rows: TextRow[]) =>
-				rows.map(
-					(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
-				)
-			const key = scopeKey(scope, query)
-			if (!largeScopes.has(key)) {
-				const ranked = await publishedRows(async (visibility) => {
-					const statement = plainTextSearchStatement(scope, query, visibility)!
-					const rows = await db().query<TextRow & { matched: number }>(statement.text, statement.params)
-					// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
-					return (rows[0]?.matched ?? 0) > PLAIN_RANK_ROWS ? null : rows
-				})
-				if (ranked) return toHits(ranked)
-				largeScopes.add(key)
-			}
-			const rows = await publishedRows((visibility) => {
-				const statement = textSearchStatement(scope, query, visibility)!
-				return db().query<TextRow>(statement.text, statement.params)
-			})
-			return toHits(rows)
+			const rows = await largeScopes.search(
+				scopeKey(scope, query),
+				() =>
+					publishedRows(async (visibility) => {
+						const statement = plainTextSearchStatement(scope, query, visibility)!
+						const rows = await db().query<TextRow & { matched: number }>(statement.text, statement.params)
+						// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
+						return (rows[0]?.matched ?? 0) > PLAIN_RANK_ROWS ? null : rows
+					}),
+				() =>
+					publishedRows((visibility) => {
+						const statement = textSearchStatement(scope, query, visibility)!
+						return db().query<TextRow>(statement.text, statement.params)
+					}),
+			)
+			return rows.map(
+				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
+			)
 		},
 	}
 }
@@ -158,51 +135,32 @@ export function plainTextSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(
-		scope,
-		query,
-		visibility,
-		(words) => [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }],
-		true,
-	)
+	return rankedTextStatement(scope, query, visibility, plainScans, true)
 }
 
 /**
  * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
- * (see Visibility: with `scan`, only published chunks are read); null when no word is left.
- *
- * Ranking every chunk that holds any of the words costs as much as the most common word allows (thousands of rows
- * at 100k chunks), so only a bounded candidate set is ranked: the union of "match tiers" (all the words, at least
- * k of them, each word alone; see `matchTiers`), each cut by the GIN index before any row is ranked, at `limit` rows
- * (half that for a single word; never below MIN_TIER_ROWS). A scope where no single-word tier reaches its cut is
- * ranked exactly as the plain OR query would rank it; beyond that, chunks holding more of the words, and every chunk
- * of a rare word, are still among the candidates, while chunks holding only common words are sampled (in table
- * order). Rows read stay below (number of tiers) x (cut) whatever the words.
+ * (see Visibility: with `scan`, only published chunks are read); null when no word is left. Only the match tiers'
+ * candidates are ranked (text-candidates.ts).
  */
 export function textSearchStatement(
 	scope: Scope,
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(scope, query, visibility, (words) =>
-		matchTiers(words).map((tier) => ({
-			query: tier.query,
-			rows: Math.max(tier.words > 1 ? query.limit : Math.ceil(query.limit / 2), MIN_TIER_ROWS),
-		})),
-	)
+	return rankedTextStatement(scope, query, visibility, (words) => tierScans(words, query.limit))
 }
 
 /**
- * The full-text statement around a candidate set, the union of `scans` (a tsquery text, cut at `rows` by the index
- * before any row is ranked): the best `limit` candidates by rank with their coverage of the query's lexemes, whether
- * they are published and, with `countMatched`, how many candidates there were (`matched`). Words are reduced to
- * letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ * The full-text statement around a candidate set (text-candidates.ts): the best `limit` candidates by rank with their
+ * coverage of the query's lexemes, whether they are published and, with `countMatched`, how many candidates there
+ * were (`matched`).
  */
 function rankedTextStatement(
 	scope: Scope,
 	query: ChunkSearchQuery,
 	visibility: Visibility,
-	scans: (words: string[]) => { query: string; rows: number }[],
+	scans: (words: string[]) => TextScan[],
 	countMatched = false,
 ): Statement | null {
 	const words = queryWords(query.terms)
@@ -212,15 +170,14 @@ function rankedTextStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const cuts = new Map<number, string>()
-	const cut = (rows: number) => cuts.get(rows) ?? cuts.set(rows, params.add(rows)).get(rows)!
-	const candidates = scans(words).map(
-		(scan) => `(SELECT c.id, ts_rank_cd(c.tsv, to_tsquery('english', ${anyWord}), 32)::float8 AS rank
-			FROM ${from} WHERE c.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${where}
-			LIMIT ${cut(scan.rows)})`,
-	)
+	const candidates = textCandidates(params, scans(words), anyWord, {
+		alias: 'c',
+		from,
+		where,
+		rank: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8`,
+	})
 	const matched = countMatched ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
-	const text = `WITH candidates AS MATERIALIZED (${candidates.join(' UNION ')})
+	const text = `WITH candidates AS MATERIALIZED (${candidates})
 		SELECT c.id, c.document_id, best.rank,
 			${lexemeCoverage('c')},
 			${publishedColumn('c')}${matched}
@@ -231,59 +188,6 @@ function rankedTextStatement(
 		ORDER BY best.rank DESC, c.id`
 	return { text, params: params.values }
 }
-
-/**
- * The tsquery texts (with how many of the words each match needs) whose matches, each cut, make the candidate set
- * of a full-text search, from the most to the least demanding: all the words; at least k of them for k from one
- * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups); then each word alone (the first
- * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration drops them anyway).
- */
-export function matchTiers(words: string[]): { query: string; words: number }[] {
-	const content = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => !STOPWORDS.has(word))
-	const tierWords = content.length > 0 ? content : words
-	const tiers: { query: string; words: number }[] = []
-	if (tierWords.length > 1) tiers.push({ query: tierWords.join(' & '), words: tierWords.length })
-	for (let k = tierWords.length - 1; k >= 2; k--) {
-		const groups = combinations(tierWords, k, MAX_COMBINATIONS + 1)
-		if (groups.length <= MAX_COMBINATIONS) {
-			tiers.push({ query: groups.map((group) => `(${group.join(' & ')})`).join(' | '), words: k })
-		}
-	}
-	const alone = tierWords.slice(0, MAX_WORD_TIERS - 1)
-	tiers.push(...alone.map((word) => ({ query: word, words: 1 })))
-	if (tierWords.length > alone.length) tiers.push({ query: tierWords.slice(alone.length).join(' | '), words: 1 })
-	return tiers
-}
-
-/** The k-element subsets of `items` in order, stopping once `max` have been made. */
-function combinations<T>(items: T[], k: number, max: number): T[][] {
-	const result: T[][] = []
-	const pick = (start: number, chosen: T[]) => {
-		if (result.length >= max) return
-		if (chosen.length === k) {
-			result.push(chosen)
-			return
-		}
-		for (let i = start; i <= items.length - (k - chosen.length); i++) pick(i + 1, [...chosen, items[i]!])
-	}
-	pick(0, [])
-	return result
-}
-
-/** The query's words reduced to letters and digits, so a tsquery built from them can only hold words and ' | '. */
-export function queryWords(terms: string[]): string[] {
-	return terms
-		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
-		.filter((word) => word.length > 0)
-		.slice(0, MAX_TERMS)
-}
-
-/**
- * The share of the query's lexemes (`ql.lexemes`) the row `alias` holds, as `coverage`: ts_delete drops the ones it
- * holds, one function call per row where counting its lexemes took a subquery each.
- */
-export const lexemeCoverage = (alias: string) =>
-	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
 
 /** Whether the chunk row `alias` (with its document joined as `owner`) is of its document's published generation. */
 const publishedColumn = (alias: string) => `coalesce(owner.chunk_generation = ${alias}.generation, false) AS published`

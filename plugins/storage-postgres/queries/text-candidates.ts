@@ -1,0 +1,136 @@
+import type { Params } from './params.ts'
+
+/**
+ * The candidate sets of the full-text searches (chunks and memories). A scope with at most PLAIN_RANK_ROWS rows
+ * matching any of the words is ranked exactly, in one scan (`plainScans`); in a larger one, ranking every match costs
+ * as much as the most common word allows (thousands of rows at 100k), so only the union of the match tiers
+ * (`tierScans`: all the words, at least k of them, each word alone; see `matchTiers`) is ranked, each cut by the GIN
+ * index at `limit` rows (half that for a single word; never below MIN_TIER_ROWS) before any row is ranked. Rows with
+ * more of the words, and every row of a rare word, are still among the candidates; rows holding only common words are
+ * sampled (in table order). Rows read stay below (number of tiers) x (cut) whatever the words.
+ */
+
+/** How many query words reach the full-text query at most. */
+const MAX_TERMS = 64
+
+/** The most AND groups an "at least k of the words" tier of the full-text search may take. */
+const MAX_COMBINATIONS = 28
+
+/** The fewest rows a tier of the full-text search is cut at, so small limits still rank a fair sample. */
+const MIN_TIER_ROWS = 50
+
+/** The most single-word tiers of the full-text search (the last one takes the remaining words together). */
+const MAX_WORD_TIERS = 16
+
+/**
+ * The most rows (chunks or memories) matching any word a scope's full-text search ranks in one scan, exactly; more go
+ * to the match tiers, which read up to (tiers x cut) rows: 450 for five content words at the smallest cut.
+ */
+export const PLAIN_RANK_ROWS = 500
+
+/** PostgreSQL's english stopword list (tsearch_data/english.stop): words the english configuration drops. */
+const STOPWORDS = new Set(
+	(
+		'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers herself ' +
+		'it its itself they them their theirs themselves what which who whom this that these those am is are was were be ' +
+		'been being have has had having do does did doing a an the and but if or because as until while of at by for with ' +
+		'about against between into through during before after above below to from up down in out on off over under ' +
+		'again further then once here there when where why how all any both each few more most other some such no nor ' +
+		'not only own same so than too very s t can will just don should now'
+	).split(' '),
+)
+
+/**
+ * The tsquery texts (with how many of the words each match needs) whose matches, each cut, make the candidate set
+ * of a full-text search, from the most to the least demanding: all the words; at least k of them for k from one
+ * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups); then each word alone (the first
+ * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration drops them anyway).
+ */
+export function matchTiers(words: string[]): { query: string; words: number }[] {
+	const content = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => !STOPWORDS.has(word))
+	const tierWords = content.length > 0 ? content : words
+	const tiers: { query: string; words: number }[] = []
+	if (tierWords.length > 1) tiers.push({ query: tierWords.join(' & '), words: tierWords.length })
+	for (let k = tierWords.length - 1; k >= 2; k--) {
+		const groups = combinations(tierWords, k, MAX_COMBINATIONS + 1)
+		if (groups.length <= MAX_COMBINATIONS) {
+			tiers.push({ query: groups.map((group) => `(${group.join(' & ')})`).join(' | '), words: k })
+		}
+	}
+	const alone = tierWords.slice(0, MAX_WORD_TIERS - 1)
+	tiers.push(...alone.map((word) => ({ query: word, words: 1 })))
+	if (tierWords.length > alone.length) tiers.push({ query: tierWords.slice(alone.length).join(' | '), words: 1 })
+	return tiers
+}
+
+/** The k-element subsets of `items` in order, stopping once `max` have been made. */
+function combinations<T>(items: T[], k: number, max: number): T[][] {
+	const result: T[][] = []
+	const pick = (start: number, chosen: T[]) => {
+		if (result.length >= max) return
+		if (chosen.length === k) {
+			result.push(chosen)
+			return
+		}
+		for (let i = start; i <= items.length - (k - chosen.length); i++) pick(i + 1, [...chosen, items[i]!])
+	}
+	pick(0, [])
+	return result
+}
+
+/** The query's words reduced to letters and digits, so a tsquery built from them can only hold words and ' | '. */
+export function queryWords(terms: string[]): string[] {
+	return terms
+		.flatMap((term) => term.split(/[^\p{L}\p{N}]+/u))
+		.filter((word) => word.length > 0)
+		.slice(0, MAX_TERMS)
+}
+
+/**
+ * The share of the query's lexemes (`ql.lexemes`) the row `alias` holds, as `coverage`: ts_delete drops the ones it
+ * holds, one function call per row where counting its lexemes took a subquery each.
+ */
+export const lexemeCoverage = (alias: string) =>
+	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
+
+/** A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. */
+export interface TextScan {
+	query: string
+	rows: number
+}
+
+/** One scan of every row holding any of the words, cut one past PLAIN_RANK_ROWS so that a larger scope shows. */
+export function plainScans(words: string[]): TextScan[] {
+	return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }]
+}
+
+/** The match tiers' scans, each cut at `limit` rows (half that for a single word), never below MIN_TIER_ROWS. */
+export function tierScans(words: string[], limit: number): TextScan[] {
+	return matchTiers(words).map((tier) => ({
+		query: tier.query,
+		rows: Math.max(tier.words > 1 ? limit : Math.ceil(limit / 2), MIN_TIER_ROWS),
+	}))
+}
+
+/**
+ * The candidate set of `scans` as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`,
+ * each row with its `rank` (a function of the tsquery of any word, `anyWord`). Words are reduced to letters and
+ * digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ */
+export function textCandidates(
+	params: Params,
+	scans: TextScan[],
+	anyWord: string,
+	rows: { alias: string; from: string; where: string; rank: (tsquery: string) => string },
+): string {
+	const cuts = new Map<number, string>()
+	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
+	const any = `to_tsquery('english', ${anyWord})`
+	return scans
+		.map(
+			(scan) => `(SELECT ${rows.alias}.id, ${rows.rank(any)} AS rank
+			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${rows.where}
+			LIMIT ${cut(scan.rows)})`,
+		)
+		.join(' UNION ')
+}
