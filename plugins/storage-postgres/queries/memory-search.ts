@@ -112,20 +112,16 @@ export function memoryTextStatement(
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
 	const scans: TextScan[] = candidates === 'plain' ? plainScans(words) : tierScans(words, query.limit)
+	// Coverage is read with the rank: joining the best rows back by id cost more than it saves in a small container.
 	const union = textCandidates(params, scans, anyWord, {
 		alias: 'm',
-		from: 'memories m',
+		from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
 		where,
-		rank: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8`,
+		columns: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8 AS rank, ${lexemeCoverage('m')}`,
 	})
-	const matched = candidates === 'plain' ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
+	const matched = candidates === 'plain' ? ', (SELECT count(*) FROM candidates)::int AS matched' : ''
 	const text = `WITH candidates AS MATERIALIZED (${union})
-		SELECT m.id, best.rank,
-			${lexemeCoverage('m')}${matched}
-		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
-		JOIN memories m ON m.id = best.id
-		CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql
-		ORDER BY best.rank DESC, m.id`
+		SELECT id, rank, coverage${matched} FROM candidates ORDER BY rank DESC, id LIMIT ${limit}`
 	return { text, params: params.values }
 }
 

@@ -174,7 +174,7 @@ function rankedTextStatement(
 		alias: 'c',
 		from,
 		where,
-		rank: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8`,
+		columns: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8 AS rank`,
 	})
 	const matched = countMatched ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
 	const text = `WITH candidates AS MATERIALIZED (${candidates})

@@ -114,21 +114,21 @@ export function tierScans(words: string[], limit: number): TextScan[] {
 
 /**
  * The candidate set of `scans` as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`,
- * each row with its `rank` (a function of the tsquery of any word, `anyWord`). Words are reduced to letters and
- * digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ * each row with its id and `columns` (a `rank` at least, given the tsquery of any word, `anyWord`). Words are reduced
+ * to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  */
 export function textCandidates(
 	params: Params,
 	scans: TextScan[],
 	anyWord: string,
-	rows: { alias: string; from: string; where: string; rank: (tsquery: string) => string },
+	rows: { alias: string; from: string; where: string; columns: (tsquery: string) => string },
 ): string {
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
 	const any = `to_tsquery('english', ${anyWord})`
 	return scans
 		.map(
-			(scan) => `(SELECT ${rows.alias}.id, ${rows.rank(any)} AS rank
+			(scan) => `(SELECT ${rows.alias}.id, ${rows.columns(any)}
 			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${rows.where}
 			LIMIT ${cut(scan.rows)})`,
 		)
