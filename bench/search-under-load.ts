@@ -20,6 +20,7 @@ import { authorizeThroughEmulator } from '../testkit/connections.ts'
 import { startGithubEmulator } from '../testkit/emulators/github.ts'
 import type { TestService } from '../testkit/service.ts'
 import { commitOf, prepareKey } from './lib/checkout.ts'
+import { machineBusySeconds, processBusySeconds } from './lib/cpu.ts'
 import { BenchClient } from './lib/http.ts'
 import { printMachine } from './lib/machine.ts'
 import { numberedChat, numberedProse, numberedQuery } from './lib/numbered-texts.ts'
@@ -53,6 +54,32 @@ interface Side {
 interface Probe {
 	serverMs: number
 	clientMs: number
+}
+
+/** Processor seconds spent during a phase: the server process, this one (the probing client and the emulator), all. */
+interface Busy {
+	server: number
+	bench: number
+	machine: number
+	wall: number
+}
+
+async function busyNow(side: Side): Promise<Busy> {
+	return {
+		server: (await processBusySeconds(side.server.pid)) ?? Number.NaN,
+		bench: (await processBusySeconds(process.pid)) ?? Number.NaN,
+		machine: (await machineBusySeconds()) ?? Number.NaN,
+		wall: performance.now() / 1000,
+	}
+}
+
+function busySince(before: Busy, after: Busy): Busy {
+	return {
+		server: after.server - before.server,
+		bench: after.bench - before.bench,
+		machine: after.machine - before.machine,
+		wall: after.wall - before.wall,
+	}
 }
 
 async function openSide(label: string, root: string): Promise<Side> {
@@ -227,6 +254,21 @@ async function main() {
 		await Promise.all(sides.map(seed))
 		const samples = new Map<string, Probe[]>()
 		const add = (key: string, list: Probe[]) => samples.set(key, [...(samples.get(key) ?? []), ...list])
+		const busy = new Map<string, Busy>()
+		const addBusy = (key: string, spent: Busy) => {
+			const sum = busy.get(key)
+			busy.set(
+				key,
+				sum
+					? {
+							server: sum.server + spent.server,
+							bench: sum.bench + spent.bench,
+							machine: sum.machine + spent.machine,
+							wall: sum.wall + spent.wall,
+						}
+					: spent,
+			)
+		}
 		let turn = 0
 		for (let round = 0; round < rounds; round++) {
 			for (const phase of ['idle', ...phases, 'idle after']) {
@@ -234,6 +276,7 @@ async function main() {
 				for (const side of order) {
 					const load = loadAverage()
 					const started = performance.now()
+					const before = await busyNow(side)
 					const probes = phase.startsWith('idle')
 						? await probe(side, 150)
 						: await probe(side, LOADS[phase]!(side, round))
@@ -242,6 +285,7 @@ async function main() {
 						`[search-under-load] ${side.label} ${phase} round ${round}: ${probes.length} probes in ${took} s, load ${load}`,
 					)
 					add(`${side.label}|${phase}`, probes)
+					addBusy(`${side.label}|${phase}`, busySince(before, await busyNow(side)))
 					if (!phase.startsWith('idle')) await waitIdle(side)
 				}
 			}
@@ -258,6 +302,8 @@ async function main() {
 				const list = samples.get(`${side.label}|${phase}`) ?? []
 				const server = summarize(list.map((p) => p.serverMs))
 				const client = summarize(list.map((p) => p.clientMs))
+				const spent = busy.get(`${side.label}|${phase}`)
+				const cores = (seconds: number) => (spent ? fixed(seconds / spent.wall, 2) : '–')
 				rows.push([
 					`${side.label} ${side.commit}`,
 					phase,
@@ -265,15 +311,29 @@ async function main() {
 					`${fixed(server.p50)} / ${fixed(server.p95)}`,
 					`${fixed(client.p50)} / ${fixed(client.p95)}`,
 					fixed(server.p95 / idle, 2),
+					spent
+						? `${cores(spent.server)} / ${cores(spent.bench)} / ${cores(spent.machine - spent.server - spent.bench)}`
+						: '–',
 				])
 			}
 		}
 		printTable(
 			`Search during background work (${driver}, /v4/search hybrid limit 10, one client)`,
-			['checkout', 'during', 'probes', 'server p50 / p95 ms', 'client p50 / p95 ms', 'server p95 / quieter idle p95'],
+			[
+				'checkout',
+				'during',
+				'probes',
+				'server p50 / p95 ms',
+				'client p50 / p95 ms',
+				'server p95 / quieter idle p95',
+				'cores busy: server / bench / rest',
+			],
 			rows,
 		)
 		note(`rate ${rate}/s for ${seconds} s; dreaming 200 chat documents in 10 containers; sync ${files} files`)
+		note(
+			'cores busy: processor seconds per second of the phase; bench is this process (the probing client and the emulator), rest is the machine less both (PostgreSQL, the other side when idle, anything else)',
+		)
 	} finally {
 		for (const side of sides) {
 			await side.server.stop()
