@@ -6,14 +6,7 @@ import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
-import {
-	lexemeCoverage,
-	plainScans,
-	queryWords,
-	type TextScan,
-	textCandidates,
-	tierScans,
-} from './text-candidates.ts'
+import { type Candidates, lexemeCoverage, matchedColumn, queryWords, textCandidates } from './text-candidates.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
@@ -99,11 +92,7 @@ export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): S
  * (`ts_rank`), cheaper than the cover density chunks are ranked by: only the candidates' order counts here
  * (docs/search-scoring.md).
  */
-export function memoryTextStatement(
-	scope: Scope,
-	query: MemorySearchQuery,
-	candidates: 'plain' | 'tiers',
-): Statement | null {
+export function memoryTextStatement(scope: Scope, query: MemorySearchQuery, candidates: Candidates): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
 	const params = new Params()
@@ -111,17 +100,19 @@ export function memoryTextStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const scans: TextScan[] = candidates === 'plain' ? plainScans(words) : tierScans(words, query.limit)
-	// Coverage is read with the rank: joining the best rows back by id cost more than it saves in a small container.
-	const union = textCandidates(params, scans, anyWord, {
-		alias: 'm',
-		from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
-		where,
-		columns: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8 AS rank, ${lexemeCoverage('m')}`,
-	})
-	const matched = candidates === 'plain' ? ', (SELECT count(*) FROM candidates)::int AS matched' : ''
+	const union = textCandidates(
+		params,
+		candidates,
+		{ words, limit: query.limit, anyWord },
+		{
+			alias: 'm',
+			from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
+			where,
+			columns: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8 AS rank, ${lexemeCoverage('m')}`,
+		},
+	)
 	const text = `WITH candidates AS MATERIALIZED (${union})
-		SELECT id, rank, coverage${matched} FROM candidates ORDER BY rank DESC, id LIMIT ${limit}`
+		SELECT id, rank, coverage${matchedColumn(candidates)} FROM candidates ORDER BY rank DESC, id LIMIT ${limit}`
 	return { text, params: params.values }
 }
 

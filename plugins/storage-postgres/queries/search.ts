@@ -6,13 +6,12 @@ import { LargeScopes, scopeKey } from './large-scopes.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { type LocalSettings, setLocal } from './set-local.ts'
 import {
+	type Candidates,
 	lexemeCoverage,
+	matchedColumn,
 	PLAIN_RANK_ROWS,
-	plainScans,
 	queryWords,
-	type TextScan,
 	textCandidates,
-	tierScans,
 } from './text-candidates.ts'
 
 /**
@@ -135,7 +134,7 @@ export function plainTextSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(scope, query, visibility, plainScans, true)
+	return rankedTextStatement(scope, query, visibility, 'plain')
 }
 
 /**
@@ -148,20 +147,19 @@ export function textSearchStatement(
 	query: ChunkSearchQuery,
 	visibility: Visibility = 'scan',
 ): Statement | null {
-	return rankedTextStatement(scope, query, visibility, (words) => tierScans(words, query.limit))
+	return rankedTextStatement(scope, query, visibility, 'tiers')
 }
 
 /**
  * The full-text statement around a candidate set (text-candidates.ts): the best `limit` candidates by rank with their
- * coverage of the query's lexemes, whether they are published and, with `countMatched`, how many candidates there
+ * coverage of the query's lexemes, whether they are published and, with the plain set, how many candidates there
  * were (`matched`).
  */
 function rankedTextStatement(
 	scope: Scope,
 	query: ChunkSearchQuery,
 	visibility: Visibility,
-	scans: (words: string[]) => TextScan[],
-	countMatched = false,
+	candidates: Candidates,
 ): Statement | null {
 	const words = queryWords(query.terms)
 	if (words.length === 0) return null
@@ -170,17 +168,21 @@ function rankedTextStatement(
 	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
-	const candidates = textCandidates(params, scans(words), anyWord, {
-		alias: 'c',
-		from,
-		where,
-		columns: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8 AS rank`,
-	})
-	const matched = countMatched ? ',\n\t\t\t(SELECT count(*) FROM candidates)::int AS matched' : ''
-	const text = `WITH candidates AS MATERIALIZED (${candidates})
+	const union = textCandidates(
+		params,
+		candidates,
+		{ words, limit: query.limit, anyWord },
+		{
+			alias: 'c',
+			from,
+			where,
+			columns: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8 AS rank`,
+		},
+	)
+	const text = `WITH candidates AS MATERIALIZED (${union})
 		SELECT c.id, c.document_id, best.rank,
 			${lexemeCoverage('c')},
-			${publishedColumn('c')}${matched}
+			${publishedColumn('c')}${matchedColumn(candidates)}
 		FROM (SELECT id, rank FROM candidates ORDER BY rank DESC, id LIMIT ${limit}) AS best
 		JOIN chunks c ON c.id = best.id
 		LEFT JOIN documents owner ON owner.id = c.document_id

@@ -2,9 +2,9 @@ import type { Params } from './params.ts'
 
 /**
  * The candidate sets of the full-text searches (chunks and memories). A scope with at most PLAIN_RANK_ROWS rows
- * matching any of the words is ranked exactly, in one scan (`plainScans`); in a larger one, ranking every match costs
+ * matching any of the words is ranked exactly, in one scan (`plain`); in a larger one, ranking every match costs
  * as much as the most common word allows (thousands of rows at 100k), so only the union of the match tiers
- * (`tierScans`: all the words, at least k of them, each word alone; see `matchTiers`) is ranked, each cut by the GIN
+ * (`tiers`: all the words, at least k of them, each word alone; see `matchTiers`) is ranked, each cut by the GIN
  * index at `limit` rows (half that for a single word; never below MIN_TIER_ROWS) before any row is ranked. Rows with
  * more of the words, and every row of a rare word, are still among the candidates; rows holding only common words are
  * sampled (in table order). Rows read stay below (number of tiers) x (cut) whatever the words.
@@ -93,19 +93,18 @@ export function queryWords(terms: string[]): string[] {
 export const lexemeCoverage = (alias: string) =>
 	`(length(${alias}.tsv) - length(ts_delete(${alias}.tsv, ql.lexemes)))::float8 / greatest(cardinality(ql.lexemes), 1) AS coverage`
 
+/** Which candidate set a full-text statement ranks: every match (`plain`, counted) or the match tiers' (`tiers`). */
+export type Candidates = 'plain' | 'tiers'
+
 /** A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. */
-export interface TextScan {
+interface TextScan {
 	query: string
 	rows: number
 }
 
-/** One scan of every row holding any of the words, cut one past PLAIN_RANK_ROWS so that a larger scope shows. */
-export function plainScans(words: string[]): TextScan[] {
-	return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }]
-}
-
-/** The match tiers' scans, each cut at `limit` rows (half that for a single word), never below MIN_TIER_ROWS. */
-export function tierScans(words: string[], limit: number): TextScan[] {
+function scans(candidates: Candidates, words: string[], limit: number): TextScan[] {
+	// The plain scan is cut one past PLAIN_RANK_ROWS, so that a larger scope shows.
+	if (candidates === 'plain') return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }]
 	return matchTiers(words).map((tier) => ({
 		query: tier.query,
 		rows: Math.max(tier.words > 1 ? limit : Math.ceil(limit / 2), MIN_TIER_ROWS),
@@ -113,24 +112,29 @@ export function tierScans(words: string[], limit: number): TextScan[] {
 }
 
 /**
- * The candidate set of `scans` as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`,
- * each row with its id and `columns` (a `rank` at least, given the tsquery of any word, `anyWord`). Words are reduced
- * to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ * The candidate set as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`, each row with
+ * its id and `columns` (a `rank` at least, given the tsquery of any word, `anyWord`), to be named `candidates`. Words
+ * are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  */
 export function textCandidates(
 	params: Params,
-	scans: TextScan[],
-	anyWord: string,
+	candidates: Candidates,
+	{ words, limit, anyWord }: { words: string[]; limit: number; anyWord: string },
 	rows: { alias: string; from: string; where: string; columns: (tsquery: string) => string },
 ): string {
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
 	const any = `to_tsquery('english', ${anyWord})`
-	return scans
+	return scans(candidates, words, limit)
 		.map(
 			(scan) => `(SELECT ${rows.alias}.id, ${rows.columns(any)}
 			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${rows.where}
 			LIMIT ${cut(scan.rows)})`,
 		)
 		.join(' UNION ')
+}
+
+/** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
+export function matchedColumn(candidates: Candidates): string {
+	return candidates === 'plain' ? ', (SELECT count(*) FROM candidates)::int AS matched' : ''
 }
