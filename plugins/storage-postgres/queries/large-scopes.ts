@@ -9,8 +9,8 @@ const CAPACITY = 1_000
 
 /**
  * Search scopes (organization, containers, documents, filters) whose last full-text search matched more rows than
- * one scan ranks (PLAIN_RANK_ROWS), so the next search in them skips that scan. A scope that has grown since is found on its first
- * search; one that has shrunk is tried with the scan again after REMEMBERED_MS.
+ * one scan ranks (PLAIN_RANK_ROWS), so the next search in them skips that scan. A scope that has grown since is found
+ * on its first search; one that has shrunk is tried with the scan again after REMEMBERED_MS.
  */
 export class LargeScopes {
 	private readonly until = new Map<string, number>()

@@ -44,7 +44,8 @@ const STOPWORDS = new Set(
  * The tsquery texts (with how many of the words each match needs) whose matches, each cut, make the candidate set
  * of a full-text search, from the most to the least demanding: all the words; at least k of them for k from one
  * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups); then each word alone (the first
- * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration drops them anyway).
+ * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration
+ * drops them anyway).
  */
 export function matchTiers(words: string[]): { query: string; words: number }[] {
 	const content = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => !STOPWORDS.has(word))
