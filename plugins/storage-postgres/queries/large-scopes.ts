@@ -1,5 +1,4 @@
 import type { Scope } from '../../../core/index.ts'
-import { PLAIN_RANK_ROWS } from './text-candidates.ts'
 
 /** How long a scope found to hold many full-text matches goes straight to the match tiers. */
 const REMEMBERED_MS = 10 * 60_000
@@ -30,17 +29,13 @@ export class LargeScopes {
 	}
 
 	/**
-	 * A full-text search of the scope `key`: the plain scan's rows, unless it matched more than it ranks (`matched` of
-	 * its first row, or null from `plain`); then the match tiers' rows, and the scope goes straight to them next time.
+	 * A full-text search of the scope `key`: the plain scan's rows, unless it matched more than it ranks (null from
+	 * `plain`); then the match tiers' rows, and the scope goes straight to them next time.
 	 */
-	async search<Row>(
-		key: string,
-		plain: () => Promise<(Row & { matched: number })[] | null>,
-		tiers: () => Promise<Row[]>,
-	): Promise<Row[]> {
+	async search<Row>(key: string, plain: () => Promise<Row[] | null>, tiers: () => Promise<Row[]>): Promise<Row[]> {
 		if (!this.has(key)) {
 			const rows = await plain()
-			if (rows && (rows[0]?.matched ?? 0) <= PLAIN_RANK_ROWS) return rows
+			if (rows) return rows
 			this.add(key)
 		}
 		return tiers()

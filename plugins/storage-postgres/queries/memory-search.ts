@@ -6,7 +6,14 @@ import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
-import { type Candidates, lexemeCoverage, matchedColumn, queryWords, textCandidates } from './text-candidates.ts'
+import {
+	type Candidates,
+	lexemeCoverage,
+	matchedColumn,
+	plainAnswer,
+	queryWords,
+	textCandidates,
+} from './text-candidates.ts'
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
@@ -50,12 +57,15 @@ export async function memoriesByText(
 	query: MemorySearchQuery,
 	largeScopes: LargeScopes,
 ): Promise<MemoryTextHit[]> {
-	if (query.limit <= 0 || queryWords(query.terms).length === 0) return []
-	const run = <Row>(statement: Statement) => db.query<Row & TextRow>(statement.text, statement.params)
+	const plain = memoryTextStatement(scope, query, 'plain')
+	if (!plain || query.limit <= 0) return []
 	const rows = await largeScopes.search(
 		scopeKey(scope, query),
-		() => run<{ matched: number }>(memoryTextStatement(scope, query, 'plain')!),
-		() => run(memoryTextStatement(scope, query, 'tiers')!),
+		async () => plainAnswer(await db.query<TextRow & { matched: number }>(plain.text, plain.params)),
+		() => {
+			const tiers = memoryTextStatement(scope, query, 'tiers')!
+			return db.query<TextRow>(tiers.text, tiers.params)
+		},
 	)
 	return rows.map((row) => ({ memoryId: row.id, rank: row.rank, coverage: row.coverage }))
 }
@@ -97,18 +107,17 @@ export function memoryTextStatement(scope: Scope, query: MemorySearchQuery, cand
 	if (words.length === 0) return null
 	const params = new Params()
 	const where = searchScope(scope, query, params)
-	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
 	const union = textCandidates(
 		params,
 		candidates,
-		{ words, limit: query.limit, anyWord },
+		{ words, limit: query.limit },
 		{
 			alias: 'm',
 			from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
 			where,
-			columns: (tsquery) => `ts_rank(m.tsv, ${tsquery}, 32)::float8 AS rank, ${lexemeCoverage('m')}`,
+			columns: (anyWord) => `ts_rank(m.tsv, ${anyWord}, 32)::float8 AS rank, ${lexemeCoverage('m')}`,
 		},
 	)
 	const text = `WITH candidates AS MATERIALIZED (${union})

@@ -9,7 +9,7 @@ import {
 	type Candidates,
 	lexemeCoverage,
 	matchedColumn,
-	PLAIN_RANK_ROWS,
+	plainAnswer,
 	queryWords,
 	textCandidates,
 } from './text-candidates.ts'
@@ -56,7 +56,7 @@ export function searchStore(db: () => Db): SearchStore {
 						const statement = plainTextSearchStatement(scope, query, visibility)!
 						const rows = await db().query<TextRow & { matched: number }>(statement.text, statement.params)
 						// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
-						return (rows[0]?.matched ?? 0) > PLAIN_RANK_ROWS ? null : rows
+						return plainAnswer(rows)
 					}),
 				() =>
 					publishedRows((visibility) => {
@@ -165,19 +165,13 @@ function rankedTextStatement(
 	if (words.length === 0) return null
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params, visibility)
-	const anyWord = params.add(words.join(' | '))
 	const lexemes = params.add(words.join(' '))
 	const limit = params.add(query.limit)
 	const union = textCandidates(
 		params,
 		candidates,
-		{ words, limit: query.limit, anyWord },
-		{
-			alias: 'c',
-			from,
-			where,
-			columns: (tsquery) => `ts_rank_cd(c.tsv, ${tsquery}, 32)::float8 AS rank`,
-		},
+		{ words, limit: query.limit },
+		{ alias: 'c', from, where, columns: (anyWord) => `ts_rank_cd(c.tsv, ${anyWord}, 32)::float8 AS rank` },
 	)
 	const text = `WITH candidates AS MATERIALIZED (${union})
 		SELECT c.id, c.document_id, best.rank,

@@ -114,21 +114,21 @@ function scans(candidates: Candidates, words: string[], limit: number): TextScan
 
 /**
  * The candidate set as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`, each row with
- * its id and `columns` (a `rank` at least, given the tsquery of any word, `anyWord`), to be named `candidates`. Words
+ * its id and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`. Words
  * are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  */
 export function textCandidates(
 	params: Params,
 	candidates: Candidates,
-	{ words, limit, anyWord }: { words: string[]; limit: number; anyWord: string },
-	rows: { alias: string; from: string; where: string; columns: (tsquery: string) => string },
+	{ words, limit }: { words: string[]; limit: number },
+	rows: { alias: string; from: string; where: string; columns: (anyWord: string) => string },
 ): string {
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
-	const any = `to_tsquery('english', ${anyWord})`
+	const anyWord = `to_tsquery('english', ${params.add(words.join(' | '))})`
 	return scans(candidates, words, limit)
 		.map(
-			(scan) => `(SELECT ${rows.alias}.id, ${rows.columns(any)}
+			(scan) => `(SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
 			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${rows.where}
 			LIMIT ${cut(scan.rows)})`,
 		)
@@ -138,4 +138,9 @@ export function textCandidates(
 /** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
 export function matchedColumn(candidates: Candidates): string {
 	return candidates === 'plain' ? ', (SELECT count(*) FROM candidates)::int AS matched' : ''
+}
+
+/** The plain set's answer, or null when the scope matched more than the plain scan ranks: then the tiers answer. */
+export function plainAnswer<Row extends { matched: number }>(rows: Row[]): Row[] | null {
+	return (rows[0]?.matched ?? 0) > PLAIN_RANK_ROWS ? null : rows
 }
