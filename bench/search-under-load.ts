@@ -73,12 +73,13 @@ async function busyNow(side: Side): Promise<Busy> {
 	}
 }
 
-function busySince(before: Busy, after: Busy): Busy {
+/** `a` plus `sign` times `b`, field by field: a phase's spending (after less before), or two phases together. */
+function combineBusy(a: Busy, b: Busy, sign: 1 | -1): Busy {
 	return {
-		server: after.server - before.server,
-		bench: after.bench - before.bench,
-		machine: after.machine - before.machine,
-		wall: after.wall - before.wall,
+		server: a.server + sign * b.server,
+		bench: a.bench + sign * b.bench,
+		machine: a.machine + sign * b.machine,
+		wall: a.wall + sign * b.wall,
 	}
 }
 
@@ -257,17 +258,7 @@ async function main() {
 		const busy = new Map<string, Busy>()
 		const addBusy = (key: string, spent: Busy) => {
 			const sum = busy.get(key)
-			busy.set(
-				key,
-				sum
-					? {
-							server: sum.server + spent.server,
-							bench: sum.bench + spent.bench,
-							machine: sum.machine + spent.machine,
-							wall: sum.wall + spent.wall,
-						}
-					: spent,
-			)
+			busy.set(key, sum ? combineBusy(sum, spent, 1) : spent)
 		}
 		let turn = 0
 		for (let round = 0; round < rounds; round++) {
@@ -285,7 +276,7 @@ async function main() {
 						`[search-under-load] ${side.label} ${phase} round ${round}: ${probes.length} probes in ${took} s, load ${load}`,
 					)
 					add(`${side.label}|${phase}`, probes)
-					addBusy(`${side.label}|${phase}`, busySince(before, await busyNow(side)))
+					addBusy(`${side.label}|${phase}`, combineBusy(await busyNow(side), before, -1))
 					if (!phase.startsWith('idle')) await waitIdle(side)
 				}
 			}

@@ -45,7 +45,9 @@ async function main() {
 	}
 	const texts = await corpus()
 	if (!texts) {
-		note(`Real text: skipped (this machine's manual pages and documentation give fewer than ${ROWS} passages).`)
+		note(
+			`Real text: skipped (this machine's manual pages and documentation give fewer than ${ROWS + INSERTS + QUERIES} passages).`,
+		)
 		return
 	}
 	await printMachine(BENCH_DATABASE_URL)
