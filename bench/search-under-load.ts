@@ -284,11 +284,14 @@ async function main() {
 		const rows: (string | number)[][] = []
 		for (const side of sides) {
 			// The quieter of the two idle runs (before the loads and after them) is the baseline.
-			const idle = Math.min(
-				...['idle', 'idle after'].map(
-					(phase) => summarize((samples.get(`${side.label}|${phase}`) ?? []).map((p) => p.serverMs)).p95,
-				),
-			)
+			const idle = (time: keyof Probe) =>
+				Math.min(
+					...['idle', 'idle after'].map(
+						(phase) => summarize((samples.get(`${side.label}|${phase}`) ?? []).map((p) => p[time])).p95,
+					),
+				)
+			const idleServer = idle('serverMs')
+			const idleClient = idle('clientMs')
 			for (const phase of ['idle', ...phases, 'idle after']) {
 				const list = samples.get(`${side.label}|${phase}`) ?? []
 				const server = summarize(list.map((p) => p.serverMs))
@@ -301,7 +304,8 @@ async function main() {
 					list.length,
 					`${fixed(server.p50)} / ${fixed(server.p95)}`,
 					`${fixed(client.p50)} / ${fixed(client.p95)}`,
-					fixed(server.p95 / idle, 2),
+					`${fixed(server.p95 / idleServer, 2)} / ${fixed(client.p95 / idleClient, 2)}`,
+					phase.startsWith('idle') || !spent ? '–' : fixed(spent.wall / rounds),
 					spent
 						? `${cores(spent.server)} / ${cores(spent.bench)} / ${cores(spent.machine - spent.server - spent.bench)}`
 						: '–',
@@ -316,7 +320,8 @@ async function main() {
 				'probes',
 				'server p50 / p95 ms',
 				'client p50 / p95 ms',
-				'server p95 / quieter idle p95',
+				'p95 / quieter idle p95: server / client',
+				'load done in s',
 				'cores busy: server / bench / rest',
 			],
 			rows,
