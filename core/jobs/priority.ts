@@ -5,7 +5,7 @@ import type { EmbedderPlugin } from '../plugins/contract.ts'
  * Searches go ahead of background work. Jobs (document processing, memory formation, connector syncs, container
  * maintenance) run inside `inBackground`; searches run inside `inForeground`. A `BackgroundLane` admits background
  * operations (a database statement or transaction, an embedding batch) up to its budget, and to one at a time while
- * any search is in flight, so a search waits behind at most one background operation instead of behind every queued
+ * searches are coming in, so a search waits behind at most one background operation instead of behind every queued
  * one. Work outside both (other requests, start-up) passes unhindered, and background work never stops entirely.
  */
 
@@ -17,7 +17,35 @@ interface BackgroundContext {
 const context = new AsyncLocalStorage<BackgroundContext>()
 const ADMITTED: BackgroundContext = Object.freeze({ admitted: true })
 let foregroundInFlight = 0
+let lastForegroundEnd = Number.NEGATIVE_INFINITY
 const onForegroundIdle = new Set<() => void>()
+
+/**
+ * How long after a search the lanes stay at one operation: a client searching again a moment later would otherwise
+ * find the full budget started in the gap and share the processor with all of it (bench/README, search during a sync).
+ */
+export const SEARCH_GRACE_MS = 250
+
+/** True while a search runs or ran within the grace. */
+export function searchesComing(): boolean {
+	return foregroundInFlight > 0 || performance.now() - lastForegroundEnd < SEARCH_GRACE_MS
+}
+
+let graceWake: ReturnType<typeof setTimeout> | undefined
+
+/** Wakes the lanes once the grace after the last search has passed (one timer however many searches end). */
+function wakeAfterGrace(delay = SEARCH_GRACE_MS + 1) {
+	if (graceWake) return
+	graceWake = setTimeout(() => {
+		graceWake = undefined
+		// A search running now arms the wake again when it ends.
+		if (foregroundInFlight > 0) return
+		const left = lastForegroundEnd + SEARCH_GRACE_MS - performance.now()
+		if (left > 0) wakeAfterGrace(left + 1)
+		else for (const wake of [...onForegroundIdle]) wake()
+	}, delay)
+	graceWake.unref()
+}
 
 /** Runs `fn` as background work: the lanes it passes through admit it by their budget. */
 export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
@@ -26,7 +54,7 @@ export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
 	return context.run({ admitted: false }, fn)
 }
 
-/** Runs `fn` as foreground work (a search): while it runs, background lanes admit one operation at a time. */
+/** Runs `fn` as foreground work (a search): while it runs and for a grace after, lanes admit one at a time. */
 export async function inForeground<T>(fn: () => Promise<T>): Promise<T> {
 	// Work a background job starts itself (a formation's neighbour search) stays background.
 	if (context.getStore()) return fn()
@@ -35,7 +63,10 @@ export async function inForeground<T>(fn: () => Promise<T>): Promise<T> {
 		return await fn()
 	} finally {
 		foregroundInFlight--
-		if (foregroundInFlight === 0) for (const wake of [...onForegroundIdle]) wake()
+		if (foregroundInFlight === 0) {
+			lastForegroundEnd = performance.now()
+			wakeAfterGrace()
+		}
 	}
 }
 
@@ -109,7 +140,7 @@ export class BackgroundLane {
 	}
 
 	private limit(): number {
-		return foregroundInFlight > 0 ? 1 : this.budget
+		return searchesComing() ? 1 : this.budget
 	}
 
 	private admitWaiting() {

@@ -1,6 +1,7 @@
 import { type ContainerContext, containerContext, sortCandidates } from '../containers/buckets.ts'
 import type { DocumentRecord, Metadata, Scope, StageRecord } from '../domain/types.ts'
 import { newId } from '../ids.ts'
+import { searchesComing } from '../jobs/priority.ts'
 import type { Logger } from '../logger.ts'
 import { type DocumentBudget, startBudget } from '../pipeline/budget.ts'
 import type {
@@ -112,7 +113,7 @@ export async function formDocumentBatch(
 		else if ('kind' in result.value) outcomes.set(id, result.value)
 		else ready.push(result.value)
 	}
-	for (const group of inGroups(ready, (entry) => entry.candidates.length)) {
+	for (const group of inGroups(ready, (entry) => entry.candidates.length, formationCandidateBound(deps.storage))) {
 		for (const [id, outcome] of await formExtracted(group, deps)) outcomes.set(id, outcome)
 	}
 	return { outcomes, failures }
@@ -128,14 +129,26 @@ export const MAX_FORMATION_DOCUMENTS = 25
  */
 export const MAX_FORMATION_CANDIDATES = 300
 
-/** Consecutive groups of the items, each of at most MAX_FORMATION_CANDIDATES candidates unless one item alone has more. */
-export function inGroups<T>(items: T[], candidatesOf: (item: T) => number): T[][] {
+/**
+ * The same while searches are coming in (core/jobs/priority.ts) to a store whose one connection a transaction holds:
+ * a search there waits for the whole transaction, 130-230 ms at 300 candidates on the embedded store (bench/README,
+ * search during a sync).
+ */
+export const MAX_FORMATION_CANDIDATES_WHILE_SEARCHING = 24
+
+/** The most candidates to form in one transaction now. */
+export function formationCandidateBound(storage: Pick<Storage, 'oneConnection'>): number {
+	return storage.oneConnection && searchesComing() ? MAX_FORMATION_CANDIDATES_WHILE_SEARCHING : MAX_FORMATION_CANDIDATES
+}
+
+/** Consecutive groups of the items, each of at most `most` candidates unless one item alone has more. */
+export function inGroups<T>(items: T[], candidatesOf: (item: T) => number, most: number): T[][] {
 	const groups: T[][] = []
 	let current: T[] = []
 	let candidates = 0
 	for (const item of items) {
 		const count = candidatesOf(item)
-		if (current.length > 0 && candidates + count > MAX_FORMATION_CANDIDATES) {
+		if (current.length > 0 && candidates + count > most) {
 			groups.push(current)
 			current = []
 			candidates = 0

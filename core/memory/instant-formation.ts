@@ -3,6 +3,7 @@ import {
 	extractDocument,
 	type FormationDeps,
 	type FormationOutcome,
+	formationCandidateBound,
 	formExtracted,
 	inGroups,
 	MAX_FORMATION_DOCUMENTS,
@@ -46,7 +47,11 @@ export class InstantFormation {
 
 	private async drain(key: string, queue: Waiting[]): Promise<void> {
 		while (queue.length > 0) {
-			const [first] = inGroups(queue.slice(0, MAX_FORMATION_DOCUMENTS), (waiting) => waiting.entry.candidates.length)
+			const [first] = inGroups(
+				queue.slice(0, MAX_FORMATION_DOCUMENTS),
+				(waiting) => waiting.entry.candidates.length,
+				formationCandidateBound(this.deps.storage),
+			)
 			const batch = latestPerDocument(queue.splice(0, first!.length))
 			try {
 				const outcomes = await formExtracted(

@@ -43,6 +43,11 @@ export interface Storage {
 	feedback: FeedbackStore
 	/** How the durable job queue reaches the same database (pg-boss). */
 	jobDatabase(): JobDatabase
+	/**
+	 * True when one connection runs every statement (an embedded database): a search waits for any transaction in
+	 * progress, so background transactions are kept short while searches come in.
+	 */
+	oneConnection?: boolean
 }
 
 export type JobDatabase =

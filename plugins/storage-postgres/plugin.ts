@@ -69,6 +69,7 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 
 		...stores,
 		jobDatabase: () => started().jobDatabase(),
+		oneConnection: !options.databaseUrl,
 	}
 }
 
