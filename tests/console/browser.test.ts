@@ -53,6 +53,11 @@ describe('developer console in Chromium', () => {
 		await target.click('button[type=submit]')
 		await target.waitForSelector('nav[aria-label="Console pages"]')
 	}
+	/** The key just created under `name`: the page keeps showing the one created before until the answer arrives. */
+	const createdKey = async (name: string) => {
+		const shown = await page.waitForSelector(`.new-key:has-text('Key "${name}" created.') #new-key`)
+		return (await shown.textContent())!.trim()
+	}
 	const open = async (route: string) => {
 		await page.goto(`${base}/console/#/${route}`)
 		await page.waitForSelector('main h1')
@@ -233,6 +238,8 @@ describe('developer console in Chromium', () => {
 				})
 				expect(updated.status).toBe(200)
 				await open('graph/chain_tag')
+				// The graph of the test before stays drawn (and settled) until this container's answer arrives.
+				await page.waitForSelector('main :text-matches("(^|[^0-9])2 memories")', { timeout: 30_000 })
 				await page.waitForSelector('canvas.graph[data-settled]', { timeout: 30_000 })
 				const legend = await page.textContent('main')
 				expect(legend).toMatch(/\d+ documents, 2 memories, \d+ edges/)
@@ -349,7 +356,7 @@ describe('developer console in Chromium', () => {
 				await open('keys')
 				await page.fill('#key-name', 'browser key')
 				await page.click('form[aria-labelledby=create-key-title] button[type=submit]')
-				const key = (await (await page.waitForSelector('#new-key')).textContent())!.trim()
+				const key = await createdKey('browser key')
 				expect(key).toMatch(/^sm_/)
 				await screenshot(page, 'keys')
 				expect((await t.json('POST', '/v3/documents/list', {}, key)).status).toBe(200)
@@ -381,7 +388,7 @@ describe('developer console in Chromium', () => {
 				await page.fill('#key-name', 'restricted browser key')
 				await page.fill('#key-tags', 'browser_tag')
 				await page.click('form[aria-labelledby=create-key-title] button[type=submit]')
-				const key = (await (await page.waitForSelector('#new-key')).textContent())!.trim()
+				const key = await createdKey('restricted browser key')
 				expect(await page.textContent('tr:has-text("restricted browser key")')).toContain('browser_tag')
 
 				const other = await browser.newContext()
