@@ -6,6 +6,7 @@ import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './
 import type { Statement } from './params.ts'
 import { vectorScanSettings } from './search.ts'
 import { setLocal } from './set-local.ts'
+import { queryWords } from './text-candidates.ts'
 
 /**
  * Query plans (EXPLAIN) of the memory searches and of the formation's fact and text lookups, to check the indexes
@@ -30,10 +31,10 @@ export async function memoryPlans(
 			)
 			return rows.map((row) => row['QUERY PLAN']).join('\n')
 		})
-	const text = memoryTextStatement(scope, query, 'tiers')
+	const words = queryWords(query.terms)
 	return {
 		vector: await explain(memoryVectorStatement(scope, query)),
-		text: text ? await explain(text) : null,
+		text: words.length > 0 ? await explain(memoryTextStatement(scope, query, words, 'tiers')) : null,
 		facts: await explain({
 			text: `SELECT ${LINKABLE_COLUMNS} FROM memories m
 				JOIN unnest($3::text[], $4::text[]) AS fact(subject, attribute)

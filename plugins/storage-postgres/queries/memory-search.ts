@@ -57,15 +57,16 @@ export async function memoriesByText(
 	query: MemorySearchQuery,
 	largeScopes: LargeScopes,
 ): Promise<MemoryTextHit[]> {
-	const plain = memoryTextStatement(scope, query, 'plain')
-	if (!plain || query.limit <= 0) return []
+	const words = queryWords(query.terms)
+	if (query.limit <= 0 || words.length === 0) return []
+	const run = <Row>(candidates: Candidates) => {
+		const statement = memoryTextStatement(scope, query, words, candidates)
+		return db.query<TextRow & Row>(statement.text, statement.params)
+	}
 	const rows = await largeScopes.search(
 		scopeKey(scope, query),
-		async () => plainAnswer(await db.query<TextRow & { matched: number }>(plain.text, plain.params)),
-		() => {
-			const tiers = memoryTextStatement(scope, query, 'tiers')!
-			return db.query<TextRow>(tiers.text, tiers.params)
-		},
+		async () => plainAnswer(await run<{ matched: number }>('plain')),
+		() => run('tiers'),
 	)
 	return rows.map((row) => ({ memoryId: row.id, rank: row.rank, coverage: row.coverage }))
 }
@@ -96,15 +97,18 @@ export function memoryVectorStatement(scope: Scope, query: MemorySearchQuery): S
 }
 
 /**
- * Full-text rank of memories in scope for any of the query's words, best first, with the share of the query's
- * lexemes each one contains; null when no word is left. `plain` ranks every match (each row says how many there were,
+ * Full-text rank of memories in scope for any of `words` (the query's, queryWords; at least one), best first, with the
+ * share of the query's lexemes each one contains. `plain` ranks every match (each row says how many there were,
  * `matched`, counted up to one past PLAIN_RANK_ROWS), `tiers` the match tiers' candidates. Ranked by word frequency
  * (`ts_rank`), cheaper than the cover density chunks are ranked by: only the candidates' order counts here
  * (docs/search-scoring.md).
  */
-export function memoryTextStatement(scope: Scope, query: MemorySearchQuery, candidates: Candidates): Statement | null {
-	const words = queryWords(query.terms)
-	if (words.length === 0) return null
+export function memoryTextStatement(
+	scope: Scope,
+	query: MemorySearchQuery,
+	words: string[],
+	candidates: Candidates,
+): Statement {
 	const params = new Params()
 	const where = searchScope(scope, query, params)
 	const lexemes = params.add(words.join(' '))

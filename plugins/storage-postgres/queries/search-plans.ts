@@ -1,8 +1,9 @@
 import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import type { Statement } from './params.ts'
-import { textSearchStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
+import { chunkTextStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
 import { setLocal } from './set-local.ts'
+import { queryWords } from './text-candidates.ts'
 
 /**
  * The query plans (EXPLAIN) of the vector and the full-text search for a query, to check which indexes they use.
@@ -27,9 +28,9 @@ export async function searchPlans(
 		})
 	// The statements a search runs first (publication checked on the answer; see publishedRows); for full text, the
 	// match tiers of a scope with more matches than one scan ranks (PLAIN_RANK_ROWS).
-	const text = textSearchStatement(scope, query, 'answer')
+	const words = queryWords(query.terms)
 	return {
 		vector: await explain(vectorSearchStatement(scope, query, 'answer')),
-		text: text ? await explain(text) : null,
+		text: words.length > 0 ? await explain(chunkTextStatement(scope, query, words, 'tiers', 'answer')) : null,
 	}
 }

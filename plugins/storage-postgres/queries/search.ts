@@ -48,21 +48,17 @@ export function searchStore(db: () => Db): SearchStore {
 		},
 
 		async chunksByText(scope, query) {
-			if (query.limit <= 0 || queryWords(query.terms).length === 0) return []
+			const words = queryWords(query.terms)
+			if (query.limit <= 0 || words.length === 0) return []
+			const run = <Row>(candidates: Candidates, visibility: Visibility) => {
+				const statement = chunkTextStatement(scope, query, words, candidates, visibility)
+				return db().query<TextRow & Row>(statement.text, statement.params)
+			}
 			const rows = await largeScopes.search(
 				scopeKey(scope, query),
-				() =>
-					publishedRows(async (visibility) => {
-						const statement = plainTextSearchStatement(scope, query, visibility)!
-						const rows = await db().query<TextRow & { matched: number }>(statement.text, statement.params)
-						// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
-						return plainAnswer(rows)
-					}),
-				() =>
-					publishedRows((visibility) => {
-						const statement = textSearchStatement(scope, query, visibility)!
-						return db().query<TextRow>(statement.text, statement.params)
-					}),
+				// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
+				() => publishedRows(async (visibility) => plainAnswer(await run<{ matched: number }>('plain', visibility))),
+				() => publishedRows((visibility) => run('tiers', visibility)),
 			)
 			return rows.map(
 				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),
@@ -124,45 +120,19 @@ export function vectorSearchStatement(
 }
 
 /**
- * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
- * (see Visibility: with `scan`, only published chunks are read) and how many chunks matched (`matched`, counted up to
- * one past PLAIN_RANK_ROWS); null when no word is left. Every match is ranked, so the answer is exact while `matched`
- * is at most PLAIN_RANK_ROWS; past that it ranked a sample and the match tiers (`textSearchStatement`) take over.
+ * Full-text rank of chunks in scope for any of `words` (the query's, queryWords; at least one), best first: the best
+ * `limit` candidates (text-candidates.ts) with their coverage of the query's lexemes and whether they are published
+ * (see Visibility: with `scan`, only published chunks are read). `plain` ranks every match, each row saying how many
+ * there were (`matched`, counted up to one past PLAIN_RANK_ROWS): the answer is exact while that is at most
+ * PLAIN_RANK_ROWS, past it a sample, and `tiers` (the match tiers' candidates only) takes over.
  */
-export function plainTextSearchStatement(
+export function chunkTextStatement(
 	scope: Scope,
 	query: ChunkSearchQuery,
-	visibility: Visibility = 'scan',
-): Statement | null {
-	return rankedTextStatement(scope, query, visibility, 'plain')
-}
-
-/**
- * Full-text rank of chunks in scope for any of the query's words, best first, each row with whether it is published
- * (see Visibility: with `scan`, only published chunks are read); null when no word is left. Only the match tiers'
- * candidates are ranked (text-candidates.ts).
- */
-export function textSearchStatement(
-	scope: Scope,
-	query: ChunkSearchQuery,
-	visibility: Visibility = 'scan',
-): Statement | null {
-	return rankedTextStatement(scope, query, visibility, 'tiers')
-}
-
-/**
- * The full-text statement around a candidate set (text-candidates.ts): the best `limit` candidates by rank with their
- * coverage of the query's lexemes, whether they are published and, with the plain set, how many candidates there
- * were (`matched`).
- */
-function rankedTextStatement(
-	scope: Scope,
-	query: ChunkSearchQuery,
-	visibility: Visibility,
+	words: string[],
 	candidates: Candidates,
-): Statement | null {
-	const words = queryWords(query.terms)
-	if (words.length === 0) return null
+	visibility: Visibility,
+): Statement {
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params, visibility)
 	const lexemes = params.add(words.join(' '))
