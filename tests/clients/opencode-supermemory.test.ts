@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ClientHarness, startClientHarness } from '../../testkit/client.ts'
@@ -23,20 +23,28 @@ type Tool = { execute(args: Record<string, unknown>, context: unknown): Promise<
 describe('opencode-supermemory against the real server', () => {
 	let harness: ClientHarness
 	let tool: Tool
+	const home = mkdtempSync(join(tmpdir(), 'opencode-home-'))
+	const project = mkdtempSync(join(tmpdir(), 'opencode-project-'))
+	const ownHome = process.env.HOME
 	beforeAll(async () => {
 		harness = await startClientHarness('pglite', { extractor: null })
-		process.env.HOME = mkdtempSync(join(tmpdir(), 'opencode-home-'))
+		process.env.HOME = home
 		process.env.SUPERMEMORY_API_KEY = harness.t.key
 		process.env.SUPERMEMORY_API_URL = harness.client.baseURL
 		process.env.SUPERMEMORY_REPO_TAG = 'opencode_repo'
 		const { SupermemoryPlugin } = await import('opencode-supermemory')
 		const hooks = (await SupermemoryPlugin({
-			directory: mkdtempSync(join(tmpdir(), 'opencode-project-')),
+			directory: project,
 			client: { provider: { list: async () => ({ data: { all: [] } }) } },
 		} as never)) as unknown as { tool: { supermemory: Tool } }
 		tool = hooks.tool.supermemory
 	}, 60_000)
-	afterAll(() => harness.stop())
+	afterAll(async () => {
+		await harness.stop()
+		if (ownHome === undefined) delete process.env.HOME
+		else process.env.HOME = ownHome
+		for (const dir of [home, project]) rmSync(dir, { recursive: true, force: true })
+	})
 
 	const call = async (args: Record<string, unknown>) => JSON.parse(await tool.execute(args, {}))
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { folderConnector } from '@memory-service/example-folder-connector'
@@ -15,7 +15,10 @@ describe('organization reset', () => {
 		t = await startTestService('pglite', { extractor: null, plugins: [folderConnector({ root: folder })] })
 		other = await t.createKey('other')
 	})
-	afterAll(() => t.stop())
+	afterAll(async () => {
+		await t.stop()
+		rmSync(folder, { recursive: true, force: true })
+	})
 
 	it("deletes the organization's connections with its content, counts them, and leaves other organizations alone", async () => {
 		const since = new Date().toISOString()

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'bun:test'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { afterAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../server/load-config.ts'
@@ -7,9 +7,21 @@ import { startTestService } from '../../testkit/service.ts'
 
 const root = join(import.meta.dir, '..', '..')
 
+const scratchDirs: string[] = []
+afterAll(() => {
+	for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A fresh directory for one test's files, removed after the file's tests. */
+function scratchDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+	scratchDirs.push(dir)
+	return dir
+}
+
 /** Runs a snippet in a fresh Bun process, so the module registry shows exactly what the config loaded. */
 async function inFreshProcess(code: string, env: Record<string, string>) {
-	const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+	const dir = scratchDir()
 	const file = join(dir, 'probe.ts')
 	writeFileSync(file, code.replaceAll('ROOT', root))
 	const proc = Bun.spawn([process.execPath, file], {
@@ -123,7 +135,7 @@ describe('configuration', () => {
 	}, 120_000)
 
 	it('reads a typed memory.config.ts when present', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		const dir = scratchDir()
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
 			`import { defineConfig } from '${root}/core/index.ts'\nexport default defineConfig({ port: 9999, workerConcurrency: 7 })\n`,
@@ -146,7 +158,7 @@ describe('configuration', () => {
 	})
 
 	it('hands a plugins function the defaults, so one line adds a connector and keeps memory formation', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		const dir = scratchDir()
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
 			[
@@ -167,7 +179,7 @@ describe('configuration', () => {
 	})
 
 	it('replaces the defaults whole when plugins is a list', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'memory-config-'))
+		const dir = scratchDir()
 		writeFileSync(
 			join(dir, 'memory.config.ts'),
 			[

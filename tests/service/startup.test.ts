@@ -45,7 +45,8 @@ describe('startup', () => {
 describePostgres('separate api and worker processes on PostgreSQL', () => {
 	it('serves the API from one process while another processes the documents', async () => {
 		const database = await createTestDatabase('memroles')
-		const env = { DATABASE_URL: database.url, MEMORY_DATA_DIR: mkdtempSync(join(tmpdir(), 'memory-roles-')) }
+		const dataDir = mkdtempSync(join(tmpdir(), 'memory-roles-'))
+		const env = { DATABASE_URL: database.url, MEMORY_DATA_DIR: dataDir }
 		const created = await run([process.execPath, 'server/cli/keys.ts', 'create', '--name', 'roles'], env)
 		const key = created.stdout.trim().split('\n').at(-1)!
 		const api = await spawnServer(env, ['--role', 'api'])
@@ -72,6 +73,7 @@ describePostgres('separate api and worker processes on PostgreSQL', () => {
 			await api.kill()
 			await worker.kill()
 			await database.drop()
+			rmSync(dataDir, { recursive: true, force: true })
 		}
 	}, 60_000)
 })
