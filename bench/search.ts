@@ -12,7 +12,11 @@
  * B sides, each against A in turn, are separated by commas; `DIR@NAME=VALUE` runs that side with a service setting
  * (e.g. `.@MEMORY_PGLITE_SHARED_BUFFERS=128MB`: this checkout with another buffer cache).
  *
+ * `--keep` leaves the PostgreSQL database of the (single) size and prints how to measure it again: `--reuse URL --key
+ * KEY` measures a kept database without loading it, e.g. after restarting PostgreSQL with other settings.
+ *
  *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR[,DIR]]
+ *     [--keep | --reuse URL --key KEY]
  */
 
 import { cpSync, rmSync } from 'node:fs'
@@ -35,6 +39,7 @@ import {
 	type Driver,
 	driversToRun,
 	flagValue,
+	keptStore,
 	openPlugins,
 	prepareStore,
 	QUICK,
@@ -43,6 +48,10 @@ import { bytes, type Cell, fixed, heading, ms, note, printTable } from './lib/ta
 import { loadVocabulary } from './lib/vocabulary.ts'
 
 const BULK = process.argv.includes('--bulk')
+const KEEP = process.argv.includes('--keep')
+/** A database an earlier `--keep` run loaded, and the API key it printed. */
+const REUSE = flagValue(process.argv.slice(2), 'reuse')
+const REUSE_KEY = flagValue(process.argv.slice(2), 'key')
 /** `--root DIR[@NAME=VALUE][,...]`: the other checkouts (B sides), each with the service settings it runs with. */
 const OTHER_SIDES = flagValue(process.argv.slice(2), 'root')
 	?.split(',')
@@ -150,15 +159,28 @@ async function analyze(store: BenchStore): Promise<void> {
 	await sql.end()
 }
 
-async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promise<void> {
-	const store = await createStore(driver)
+/** The organization whose searched container a kept database holds. */
+async function keptOrganization(url: string): Promise<string> {
+	const sql = postgres(url, { max: 1, onnotice: () => {} })
 	try {
-		const { key, orgId } = await prepareStore(store)
+		const [row] = await sql<{ org_id: string }[]>`SELECT org_id FROM chunks WHERE container_tag = ${TARGET} LIMIT 1`
+		if (!row) throw new Error(`--reuse: ${url} holds no chunks of ${TARGET}`)
+		return row.org_id
+	} finally {
+		await sql.end()
+	}
+}
+
+async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promise<void> {
+	const store = REUSE ? keptStore(REUSE) : await createStore(driver)
+	const kept = KEEP && store.databaseUrl
+	try {
+		const { key, orgId } = REUSE ? { key: REUSE_KEY!, orgId: await keptOrganization(REUSE) } : await prepareStore(store)
 		const scope = { orgId }
 		let plugins = await openPlugins(store)
 		let seeded = 0
 		let memoriesSeeded = 0
-		if (!BULK) {
+		if (!BULK && !REUSE) {
 			const started = performance.now()
 			const others = await seedOtherContainers(plugins, scope, {
 				containers: OTHER_CONTAINERS,
@@ -171,7 +193,10 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 		}
 		for (const size of SIZES) {
 			const seedStarted = performance.now()
-			if (BULK) {
+			if (REUSE) {
+				seeded = size
+				memoriesSeeded = size
+			} else if (BULK) {
 				const targets: BulkTarget[] = [
 					...(seeded === 0 ? otherContainerTargets() : []),
 					{
@@ -211,7 +236,7 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 			)
 			const [vector] = await plugins.embedder.embed([queries[0]!], 'query')
 			await plugins.stop()
-			if (!BULK) await analyze(store)
+			if (!BULK && !REUSE) await analyze(store)
 			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, vector!)
 			paths.push([driver, size.toLocaleString('en'), access.vector, access.text])
 			if (store.databaseUrl) {
@@ -274,8 +299,14 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 				`${driver}: the searched container holds chunks only: memories are seeded once the storage plugin has a memory store.`,
 			)
 		}
+		if (kept) {
+			console.error(
+				`[search/${driver}] kept: bun bench/search.ts --driver postgres --size ${SIZES.join(',')} --reuse ${store.databaseUrl} --key ${key}`,
+			)
+		}
 	} finally {
-		await store.dispose()
+		if (kept) rmSync(store.dataDir, { recursive: true, force: true })
+		else await store.dispose()
 	}
 }
 
@@ -358,6 +389,9 @@ async function compareEndpoints(sides: { label: string; server: ServerProcess }[
 async function main() {
 	const drivers = driversToRun()
 	if (BULK && drivers.includes('embedded')) throw new Error('--bulk loads PostgreSQL only: add --driver postgres')
+	if ((KEEP || REUSE) && (drivers.join() !== 'postgres' || SIZES.length !== 1))
+		throw new Error('--keep and --reuse take --driver postgres and one --size')
+	if (REUSE && !REUSE_KEY) throw new Error('--reuse takes the --key the run that kept the database printed')
 	const generator = new TextGenerator(42, await loadVocabulary())
 	queries = Array.from({ length: 500 }, () => generator.query())
 	heading('Search latency')

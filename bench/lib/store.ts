@@ -82,6 +82,24 @@ export async function createStore(driver: Driver): Promise<BenchStore> {
 	}
 }
 
+/**
+ * A PostgreSQL database an earlier run kept (`--keep`), already loaded: the same interface, and `dispose` leaves the
+ * database (only the server's data folder goes).
+ */
+export function keptStore(databaseUrl: string): BenchStore {
+	const dataDir = mkdtempSync(join(tmpdir(), 'memory-bench-postgres-'))
+	return {
+		driver: 'postgres',
+		dataDir,
+		databaseUrl,
+		env: { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: BENCH_EMBEDDER_CACHE, DATABASE_URL: databaseUrl },
+		diskBytes: () => databaseBytes(databaseUrl),
+		async dispose() {
+			rmSync(dataDir, { recursive: true, force: true })
+		},
+	}
+}
+
 export async function directoryBytes(path: string): Promise<number> {
 	const result = Bun.spawnSync(['du', '-sb', path])
 	return Number(result.stdout.toString().split('\t')[0]) || 0
