@@ -31,8 +31,8 @@ export function storagePostgres(options: StoragePostgresOptions = {}): StoragePl
 	// PostgreSQL's autovacuum analyzes too, but late: there the plugin's ANALYZEs are at least 30 s apart. The
 	// embedded store analyzes on the event loop, with a smaller sample.
 	const statistics = options.databaseUrl
-		? new PlannerStatistics(db, 30_000)
-		: new PlannerStatistics(db, 0, EMBEDDED_STATISTICS_TARGET)
+		? new PlannerStatistics(db, { minIntervalMs: 30_000 })
+		: new PlannerStatistics(db, { statisticsTarget: EMBEDDED_STATISTICS_TARGET, cleanPendingLists: true })
 	const close = async () => {
 		const open = driver
 		// Best effort: without the saved count the next start just runs ANALYZE.

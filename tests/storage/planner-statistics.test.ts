@@ -65,7 +65,7 @@ describe('planner statistics of the embedded store', () => {
 		await driver.db.exec(`INSERT INTO orgs (id, name) VALUES ('org1', 'one');
 			INSERT INTO documents (id, org_id, container_tag, content, content_hash, type, task_type, status, dreaming, dreaming_status)
 			SELECT 'doc' || i, 'org1', 'tag', 'x', 'h' || i, 'text', 'memory', 'done', 'instant', 'done' FROM generate_series(1, 500) AS i`)
-		await new PlannerStatistics(() => db, 0, EMBEDDED_STATISTICS_TARGET).refresh()
+		await new PlannerStatistics(() => db, { statisticsTarget: EMBEDDED_STATISTICS_TARGET }).refresh()
 		expect(statements.filter((text) => text.startsWith('ANALYZE'))).toEqual([
 			'ANALYZE documents',
 			'ANALYZE chunks',

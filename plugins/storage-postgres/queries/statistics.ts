@@ -11,23 +11,37 @@ const SAVED_STATE_KEY = 'planner-statistics'
 /** The embedded store's ANALYZE sample, in PostgreSQL's units (300 rows per unit; the default is 100). */
 export const EMBEDDED_STATISTICS_TARGET = 30
 
+/** The tables the service refreshes statistics of, in order. */
+const TABLES = ['documents', 'chunks', 'memories'] as const
+
+export interface StatisticsOptions {
+	/**
+	 * Spaces ANALYZEs out while tables grow fast (each one samples every table); the planner scales analyzed row
+	 * counts by the table's current size meanwhile.
+	 */
+	minIntervalMs?: number
+	/**
+	 * A smaller sample than PostgreSQL's default (100), for a store whose ANALYZE runs on the event loop: after a
+	 * 50 MB upload (52,000 chunks) the default held the embedded service for a second.
+	 */
+	statisticsTarget?: number
+	/**
+	 * Moves the entries of each table's GIN indexes waiting in their pending lists into the indexes, with every
+	 * refresh and at start-up: on a store without autovacuum (which does it on PostgreSQL, ANALYZE does not) they
+	 * are never moved until a list outgrows its limit, and every full-text search reads the whole list (at 100k
+	 * memories, 430 pages took the memory search from 2 to 22 ms; bench/README).
+	 */
+	cleanPendingLists?: boolean
+}
+
 export class PlannerStatistics {
 	private changedRows = 0
 	private rowsAtLastAnalyze = 0
 	private lastAnalyzeAt = Number.NEGATIVE_INFINITY
 
-	/**
-	 * `minIntervalMs` spaces ANALYZEs out while tables grow fast (each one samples every table); the planner scales
-	 * analyzed row counts by the table's current size meanwhile.
-	 */
 	constructor(
 		private readonly db: () => Db,
-		private readonly minIntervalMs = 0,
-		/**
-		 * A smaller sample than PostgreSQL's default (100), for a store whose ANALYZE runs on the event loop: after a
-		 * 50 MB upload (52,000 chunks) the default held the embedded service for a second.
-		 */
-		private readonly statisticsTarget?: number,
+		private readonly options: StatisticsOptions = {},
 	) {}
 
 	/** Analyzes one table a statement, the event loop served between them. */
@@ -35,18 +49,31 @@ export class PlannerStatistics {
 		this.changedRows = 0
 		this.lastAnalyzeAt = performance.now()
 		const db = this.db()
-		if (this.statisticsTarget !== undefined) {
-			await db.exec(`SET default_statistics_target = ${Math.trunc(this.statisticsTarget)}`)
+		const { statisticsTarget } = this.options
+		if (statisticsTarget !== undefined) {
+			await db.exec(`SET default_statistics_target = ${Math.trunc(statisticsTarget)}`)
 		}
 		try {
-			for (const table of ['documents', 'chunks', 'memories']) {
+			for (const table of TABLES) {
 				await yieldToEventLoop()
 				await db.exec(`ANALYZE ${table}`)
+				await this.cleanPendingLists(table)
 			}
 		} finally {
-			if (this.statisticsTarget !== undefined) await db.exec('RESET default_statistics_target')
+			if (statisticsTarget !== undefined) await db.exec('RESET default_statistics_target')
 		}
 		this.rowsAtLastAnalyze = await this.tableRows()
+	}
+
+	/** With `cleanPendingLists`: empties the pending lists of the table's GIN indexes. */
+	private async cleanPendingLists(table: (typeof TABLES)[number]): Promise<void> {
+		if (!this.options.cleanPendingLists) return
+		await this.db().query(
+			`SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i
+			JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+			WHERE i.indrelid = $1::regclass AND am.amname = 'gin'`,
+			[table],
+		)
 	}
 
 	private async tableRows(): Promise<number> {
@@ -76,6 +103,7 @@ export class PlannerStatistics {
 		if (!saved || !row || row.never) return this.refresh()
 		// Until the next clean close, a crash must not leave a count that is no longer true.
 		await this.db().query('DELETE FROM meta WHERE key = $1', [SAVED_STATE_KEY])
+		for (const table of TABLES) await this.cleanPendingLists(table)
 		this.rowsAtLastAnalyze = row.rows
 		await this.rowsChanged(saved.value.changedRows)
 	}
@@ -92,7 +120,7 @@ export class PlannerStatistics {
 	async rowsChanged(count: number): Promise<void> {
 		this.changedRows += count
 		if (this.changedRows < 50 + 0.1 * this.rowsAtLastAnalyze) return
-		if (performance.now() - this.lastAnalyzeAt < this.minIntervalMs) return
+		if (performance.now() - this.lastAnalyzeAt < (this.options.minIntervalMs ?? 0)) return
 		await this.refresh()
 	}
 }
