@@ -43,7 +43,7 @@ describe('GIN pending lists of the embedded store', () => {
 
 	it('empties them when it refreshes the planner statistics', async () => {
 		const storage = storagePostgres({ dataDir })
-		await storage.init(context())
+		await storage.init?.(context())
 		try {
 			const scope = { orgId: (await storage.orgs.create('pending')).id }
 			const { document } = await storage.documents.upsert(scope, newDocument())
@@ -62,7 +62,7 @@ describe('GIN pending lists of the embedded store', () => {
 		await raw.db.exec("RESET gin_pending_list_limit; UPDATE chunks SET content = content || ' again'")
 		await raw.close()
 		const storage = storagePostgres({ dataDir })
-		await storage.init(context())
+		await storage.init?.(context())
 		await storage.close?.()
 		expect(await pendingPages(dataDir, 'chunks_tsv_idx')).toBe(0)
 	})
