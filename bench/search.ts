@@ -12,8 +12,9 @@
  * B sides, each against A in turn, are separated by commas; `DIR@NAME=VALUE` runs that side with a service setting
  * (e.g. `.@MEMORY_PGLITE_SHARED_BUFFERS=128MB`: this checkout with another buffer cache).
  *
- * `--keep` leaves the PostgreSQL database of the (single) size and prints how to measure it again: `--reuse URL --key
- * KEY` measures a kept database without loading it, e.g. after restarting PostgreSQL with other settings.
+ * `--keep` leaves the store of the (single) size and prints how to measure it again: `--reuse URL|DIR --key KEY`
+ * measures a kept PostgreSQL database or embedded data folder without loading it, e.g. after restarting PostgreSQL
+ * with other settings, or beside another checkout (`--root`).
  *
  *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR[,DIR]]
  *     [--keep | --reuse URL --key KEY]
@@ -22,6 +23,9 @@
 import { cpSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import postgres from 'postgres'
+import { embeddedDatabaseDir } from '../core/index.ts'
+import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
+import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
 import { TextGenerator } from '../testkit/text.ts'
 import { type BulkTarget, type BulkTimings, bulkSeed } from './lib/bulk-seed.ts'
 import { commitOf } from './lib/checkout.ts'
@@ -159,23 +163,27 @@ async function analyze(store: BenchStore): Promise<void> {
 	await sql.end()
 }
 
-/** The organization whose searched container a kept database holds. */
-async function keptOrganization(url: string): Promise<string> {
-	const sql = postgres(url, { max: 1, onnotice: () => {} })
+/** The organization whose searched container a kept store holds. */
+async function keptOrganization(store: BenchStore): Promise<string> {
+	const driver = store.databaseUrl
+		? openPostgres(store.databaseUrl)
+		: await openPglite(embeddedDatabaseDir(store.dataDir))
 	try {
-		const [row] = await sql<{ org_id: string }[]>`SELECT org_id FROM chunks WHERE container_tag = ${TARGET} LIMIT 1`
-		if (!row) throw new Error(`--reuse: ${url} holds no chunks of ${TARGET}`)
+		const [row] = await driver.db.query<{ org_id: string }>(
+			'SELECT org_id FROM chunks WHERE container_tag = $1 LIMIT 1',
+			[TARGET],
+		)
+		if (!row) throw new Error(`--reuse: ${REUSE} holds no chunks of ${TARGET}`)
 		return row.org_id
 	} finally {
-		await sql.end()
+		await driver.close()
 	}
 }
 
 async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promise<void> {
 	const store = REUSE ? keptStore(REUSE) : await createStore(driver)
-	const kept = KEEP && store.databaseUrl
 	try {
-		const { key, orgId } = REUSE ? { key: REUSE_KEY!, orgId: await keptOrganization(REUSE) } : await prepareStore(store)
+		const { key, orgId } = REUSE ? { key: REUSE_KEY!, orgId: await keptOrganization(store) } : await prepareStore(store)
 		const scope = { orgId }
 		let plugins = await openPlugins(store)
 		let seeded = 0
@@ -299,14 +307,15 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 				`${driver}: the searched container holds chunks only: memories are seeded once the storage plugin has a memory store.`,
 			)
 		}
-		if (kept) {
+		if (KEEP) {
+			const location = store.databaseUrl ?? store.dataDir
 			console.error(
-				`[search/${driver}] kept: bun bench/search.ts --driver postgres --size ${SIZES.join(',')} --reuse ${store.databaseUrl} --key ${key}`,
+				`[search/${driver}] kept: bun bench/search.ts --driver ${driver} --size ${SIZES.join(',')} --reuse ${location} --key ${key}`,
 			)
 		}
 	} finally {
-		if (kept) rmSync(store.dataDir, { recursive: true, force: true })
-		else await store.dispose()
+		if (KEEP && store.databaseUrl) rmSync(store.dataDir, { recursive: true, force: true })
+		else if (!KEEP) await store.dispose()
 	}
 }
 
@@ -389,8 +398,8 @@ async function compareEndpoints(sides: { label: string; server: ServerProcess }[
 async function main() {
 	const drivers = driversToRun()
 	if (BULK && drivers.includes('embedded')) throw new Error('--bulk loads PostgreSQL only: add --driver postgres')
-	if ((KEEP || REUSE) && (drivers.join() !== 'postgres' || SIZES.length !== 1))
-		throw new Error('--keep and --reuse take --driver postgres and one --size')
+	if ((KEEP || REUSE) && (drivers.length !== 1 || SIZES.length !== 1))
+		throw new Error('--keep and --reuse take one --driver and one --size')
 	if (REUSE && !REUSE_KEY) throw new Error('--reuse takes the --key the run that kept the database printed')
 	const generator = new TextGenerator(42, await loadVocabulary())
 	queries = Array.from({ length: 500 }, () => generator.query())

@@ -83,17 +83,27 @@ export async function createStore(driver: Driver): Promise<BenchStore> {
 }
 
 /**
- * A PostgreSQL database an earlier run kept (`--keep`), already loaded: the same interface, and `dispose` leaves the
- * database (only the server's data folder goes).
+ * A store an earlier run kept (`--keep`), already loaded: a PostgreSQL database URL, or the data folder of an embedded
+ * store. The same interface; `dispose` leaves the store (only a PostgreSQL server's own data folder goes).
  */
-export function keptStore(databaseUrl: string): BenchStore {
+export function keptStore(location: string): BenchStore {
+	if (!location.startsWith('postgres')) {
+		return {
+			driver: 'embedded',
+			dataDir: location,
+			databaseUrl: null,
+			env: { MEMORY_DATA_DIR: location, MEMORY_CACHE_DIR: BENCH_EMBEDDER_CACHE },
+			diskBytes: async () => directoryBytes(embeddedDatabaseDir(location)),
+			async dispose() {},
+		}
+	}
 	const dataDir = mkdtempSync(join(tmpdir(), 'memory-bench-postgres-'))
 	return {
 		driver: 'postgres',
 		dataDir,
-		databaseUrl,
-		env: { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: BENCH_EMBEDDER_CACHE, DATABASE_URL: databaseUrl },
-		diskBytes: () => databaseBytes(databaseUrl),
+		databaseUrl: location,
+		env: { MEMORY_DATA_DIR: dataDir, MEMORY_CACHE_DIR: BENCH_EMBEDDER_CACHE, DATABASE_URL: location },
+		diskBytes: () => databaseBytes(location),
 		async dispose() {
 			rmSync(dataDir, { recursive: true, force: true })
 		},
