@@ -57,22 +57,22 @@ export class PlannerStatistics {
 			for (const table of TABLES) {
 				await yieldToEventLoop()
 				await db.exec(`ANALYZE ${table}`)
-				await this.cleanPendingLists(table)
 			}
 		} finally {
 			if (statisticsTarget !== undefined) await db.exec('RESET default_statistics_target')
 		}
+		await this.cleanPendingLists()
 		this.rowsAtLastAnalyze = await this.tableRows()
 	}
 
-	/** With `cleanPendingLists`: empties the pending lists of the table's GIN indexes. */
-	private async cleanPendingLists(table: (typeof TABLES)[number]): Promise<void> {
+	/** With `cleanPendingLists`: empties the pending lists of the tables' GIN indexes, in one statement. */
+	private async cleanPendingLists(): Promise<void> {
 		if (!this.options.cleanPendingLists) return
 		await this.db().query(
 			`SELECT gin_clean_pending_list(i.indexrelid) FROM pg_index i
 			JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
-			WHERE i.indrelid = $1::regclass AND am.amname = 'gin'`,
-			[table],
+			WHERE i.indrelid = ANY($1::regclass[]) AND am.amname = 'gin'`,
+			[TABLES],
 		)
 	}
 
@@ -103,7 +103,7 @@ export class PlannerStatistics {
 		if (!saved || !row || row.never) return this.refresh()
 		// Until the next clean close, a crash must not leave a count that is no longer true.
 		await this.db().query('DELETE FROM meta WHERE key = $1', [SAVED_STATE_KEY])
-		for (const table of TABLES) await this.cleanPendingLists(table)
+		await this.cleanPendingLists()
 		this.rowsAtLastAnalyze = row.rows
 		await this.rowsChanged(saved.value.changedRows)
 	}
