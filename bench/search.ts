@@ -17,13 +17,13 @@
  * with other settings, or beside another checkout (`--root`).
  *
  *   bun bench/search.ts [--driver embedded|postgres] [--quick] [--bulk] [--size 100k,300k,1m] [--root DIR[,DIR]]
- *     [--keep | --reuse URL --key KEY]
+ *     [--keep | --reuse URL|DIR --key KEY]
  */
 
 import { cpSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import postgres from 'postgres'
-import { embeddedDatabaseDir } from '../core/index.ts'
+import { embeddedDatabaseDir, type Scope } from '../core/index.ts'
 import { openPglite } from '../plugins/storage-postgres/drivers/pglite.ts'
 import { openPostgres } from '../plugins/storage-postgres/drivers/postgres.ts'
 import { TextGenerator } from '../testkit/text.ts'
@@ -42,6 +42,7 @@ import {
 	createStore,
 	type Driver,
 	driversToRun,
+	embedQuery,
 	flagValue,
 	keptStore,
 	openPlugins,
@@ -53,7 +54,7 @@ import { loadVocabulary } from './lib/vocabulary.ts'
 
 const BULK = process.argv.includes('--bulk')
 const KEEP = process.argv.includes('--keep')
-/** A database an earlier `--keep` run loaded, and the API key it printed. */
+/** A store an earlier `--keep` run loaded (database URL or embedded folder), and the API key it printed. */
 const REUSE = flagValue(process.argv.slice(2), 'reuse')
 const REUSE_KEY = flagValue(process.argv.slice(2), 'key')
 /** `--root DIR[@NAME=VALUE][,...]`: the other checkouts (B sides), each with the service settings it runs with. */
@@ -86,6 +87,8 @@ const TARGET = 'bench-searched'
 const V4_MODES = ['memories', 'hybrid', 'documents'] as const
 
 let queries: string[] = []
+/** The embedding of the first query, for the EXPLAINed plans. */
+let queryVector: Float32Array = new Float32Array()
 
 interface Build {
 	size: number
@@ -173,22 +176,28 @@ async function keptOrganization(store: BenchStore): Promise<string> {
 			'SELECT org_id FROM chunks WHERE container_tag = $1 LIMIT 1',
 			[TARGET],
 		)
-		if (!row) throw new Error(`--reuse: ${REUSE} holds no chunks of ${TARGET}`)
+		if (!row) throw new Error(`--reuse: ${store.databaseUrl ?? store.dataDir} holds no chunks of ${TARGET}`)
 		return row.org_id
 	} finally {
 		await driver.close()
 	}
 }
 
-async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promise<void> {
-	const store = REUSE ? keptStore(REUSE) : await createStore(driver)
+/** Rows seeded into the searched container so far. */
+interface Seeded {
+	chunks: number
+	memories: number
+}
+
+/**
+ * Grows the searched container to `size` chunks and as many memories (and seeds the other containers first), through
+ * the storage plugin or, with `--bulk`, by COPY; the plugins are open only meanwhile.
+ */
+async function seedTo(store: BenchStore, scope: Scope, size: number, seeded: Seeded): Promise<void> {
+	const driver = store.driver
+	const plugins = await openPlugins(store)
 	try {
-		const { key, orgId } = REUSE ? { key: REUSE_KEY!, orgId: await keptOrganization(store) } : await prepareStore(store)
-		const scope = { orgId }
-		let plugins = await openPlugins(store)
-		let seeded = 0
-		let memoriesSeeded = 0
-		if (!BULK && !REUSE) {
+		if (!BULK && seeded.chunks === 0) {
 			const started = performance.now()
 			const others = await seedOtherContainers(plugins, scope, {
 				containers: OTHER_CONTAINERS,
@@ -199,58 +208,69 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 				`[search/${driver}] seeded ${OTHER_CONTAINERS} other containers: ${others.chunks} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 			)
 		}
-		for (const size of SIZES) {
-			const seedStarted = performance.now()
-			if (REUSE) {
-				seeded = size
-				memoriesSeeded = size
-			} else if (BULK) {
-				const targets: BulkTarget[] = [
-					...(seeded === 0 ? otherContainerTargets() : []),
-					{
-						containerTag: TARGET,
-						chunks: size - seeded,
-						memories: size - memoriesSeeded,
-						documentBytes: 9_000,
-						seed: size,
-					},
-				]
-				const timings = await bulkSeed(store.databaseUrl!, plugins.embedder, scope, targets, {
-					log: (line) => console.error(`[search/${driver}] ${line}`),
-				})
-				const searched = timings.loaded.find((entry) => entry.containerTag === TARGET)!
-				seeded += searched.chunks
-				memoriesSeeded += searched.memories
-				builds.push({ size, timings, disk: await relationSizes(store.databaseUrl!), rss: Number.NaN })
-			} else {
-				const added = await seedDocuments(plugins, scope, {
+		const seedStarted = performance.now()
+		if (BULK) {
+			const targets: BulkTarget[] = [
+				...(seeded.chunks === 0 ? otherContainerTargets() : []),
+				{
 					containerTag: TARGET,
-					chunks: size - seeded,
+					chunks: size - seeded.chunks,
+					memories: size - seeded.memories,
 					documentBytes: 9_000,
 					seed: size,
-					concurrency: driver === 'postgres' ? 4 : 1,
+				},
+			]
+			const timings = await bulkSeed(store.databaseUrl!, plugins.embedder, scope, targets, {
+				log: (line) => console.error(`[search/${driver}] ${line}`),
+			})
+			const searched = timings.loaded.find((entry) => entry.containerTag === TARGET)!
+			seeded.chunks += searched.chunks
+			seeded.memories += searched.memories
+			builds.push({ size, timings, disk: await relationSizes(store.databaseUrl!), rss: Number.NaN })
+		} else {
+			const added = await seedDocuments(plugins, scope, {
+				containerTag: TARGET,
+				chunks: size - seeded.chunks,
+				documentBytes: 9_000,
+				seed: size,
+				concurrency: driver === 'postgres' ? 4 : 1,
+			})
+			seeded.chunks += added.chunks
+			if ('memories' in plugins.storage) {
+				seeded.memories += await seedMemories(plugins, scope, {
+					containerTag: TARGET,
+					count: size - seeded.memories,
+					seed: size,
 				})
-				seeded += added.chunks
-				if ('memories' in plugins.storage) {
-					memoriesSeeded += await seedMemories(plugins, scope, {
-						containerTag: TARGET,
-						count: size - memoriesSeeded,
-						seed: size,
-					})
-				}
 			}
-			console.error(
-				`[search/${driver}] searched container at ${seeded} chunks and ${memoriesSeeded} memories (${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`,
-			)
-			const [vector] = await plugins.embedder.embed([queries[0]!], 'query')
-			await plugins.stop()
+		}
+		console.error(
+			`[search/${driver}] searched container at ${seeded.chunks} chunks and ${seeded.memories} memories (${((performance.now() - seedStarted) / 1000).toFixed(0)} s)`,
+		)
+	} finally {
+		await plugins.stop()
+	}
+}
+
+async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promise<void> {
+	const store = REUSE ? keptStore(REUSE) : await createStore(driver)
+	try {
+		const { key, orgId } = REUSE ? { key: REUSE_KEY!, orgId: await keptOrganization(store) } : await prepareStore(store)
+		const scope = { orgId }
+		const seeded: Seeded = { chunks: 0, memories: 0 }
+		for (const size of SIZES) {
+			// A kept store is measured as it is: opening it with this checkout's storage plugin would migrate it (and
+			// tidy its indexes) before the sides of a comparison are copied from it.
+			if (REUSE) Object.assign(seeded, { chunks: size, memories: size })
+			else await seedTo(store, scope, size, seeded)
 			if (!BULK && !REUSE) await analyze(store)
-			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, vector!)
+			const vector = queryVector
+			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, vector)
 			paths.push([driver, size.toLocaleString('en'), access.vector, access.text])
 			if (store.databaseUrl) {
 				// The searched container, and a neighbour of 20 chunks: the filter keeps most rows of the one, few of the other.
 				for (const tag of [TARGET, 'other-7']) {
-					const analyzed = await analyzedVectorPlan(store, scope, tag, vector!)
+					const analyzed = await analyzedVectorPlan(store, scope, tag, vector)
 					console.error(`[search/${driver}] EXPLAIN (ANALYZE, BUFFERS) in ${tag} at ${size}:\n${analyzed.plan}`)
 					analyzedPlans.push([
 						size.toLocaleString('en'),
@@ -264,7 +284,6 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 			}
 			if (OTHER_SIDES) {
 				await measureSideBySide(store, key, size)
-				plugins = await openPlugins(store)
 				continue
 			}
 			const server = await startServer(store)
@@ -299,10 +318,8 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 			} finally {
 				await server.stop()
 			}
-			plugins = await openPlugins(store)
 		}
-		await plugins.stop()
-		if (memoriesSeeded === 0) {
+		if (seeded.memories === 0) {
 			note(
 				`${driver}: the searched container holds chunks only: memories are seeded once the storage plugin has a memory store.`,
 			)
@@ -400,9 +417,10 @@ async function main() {
 	if (BULK && drivers.includes('embedded')) throw new Error('--bulk loads PostgreSQL only: add --driver postgres')
 	if ((KEEP || REUSE) && (drivers.length !== 1 || SIZES.length !== 1))
 		throw new Error('--keep and --reuse take one --driver and one --size')
-	if (REUSE && !REUSE_KEY) throw new Error('--reuse takes the --key the run that kept the database printed')
+	if (REUSE && !REUSE_KEY) throw new Error('--reuse takes the --key the run that kept the store printed')
 	const generator = new TextGenerator(42, await loadVocabulary())
 	queries = Array.from({ length: 500 }, () => generator.query())
+	queryVector = await embedQuery(queries[0]!)
 	heading('Search latency')
 	await printMachine(drivers.includes('postgres') ? process.env.BENCH_DATABASE_URL : null)
 	console.log(

@@ -131,6 +131,18 @@ export async function openPlugins(store: BenchStore): Promise<StartedPlugins> {
 	)
 }
 
+/** The query embedding of `text` by the local embedder alone, without opening a store. */
+export async function embedQuery(text: string): Promise<Float32Array> {
+	const embedder = embedderLocal({ cacheDir: BENCH_EMBEDDER_CACHE })
+	await embedder.init?.({ logger: createLogger('error'), env: {}, vectorSpace: embedder.space })
+	try {
+		const [vector] = await embedder.embed([text], 'query')
+		return vector!
+	} finally {
+		await embedder.close?.()
+	}
+}
+
 /** Prepares the schema and returns an API key of the organization the bench measures. */
 export async function prepareStore(store: BenchStore, orgName = 'bench'): Promise<{ key: string; orgId: string }> {
 	const plugins = await openPlugins(store)
