@@ -1,16 +1,21 @@
 import type { ListMemoriesQuery, MemoryLink, MemoryRecord, MemoryRelation, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { filterSql } from './filters.ts'
-import { ACTIVE, MEMORY_COLUMNS, type MemoryRow, memoryScope, toMemory } from './memory-rows.ts'
+import {
+	ACTIVE,
+	MEMORIES_BY_ID_JSON,
+	MEMORY_COLUMNS,
+	type MemoryRow,
+	memoryScope,
+	rowsFromJson,
+	toMemory,
+} from './memory-rows.ts'
 import { Params } from './params.ts'
 
 export async function getMemories(db: Db, scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
 	if (ids.length === 0) return []
-	const rows = await db.query<MemoryRow>(
-		`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.org_id = $1 AND m.id = ANY($2::text[])`,
-		[scope.orgId, ids],
-	)
-	const byId = new Map(rows.map((row) => [row.id, toMemory(row)]))
+	const [result] = await db.query<{ rows: Parameters<typeof rowsFromJson>[0] }>(MEMORIES_BY_ID_JSON, [scope.orgId, ids])
+	const byId = new Map(rowsFromJson(result?.rows ?? null).map((row) => [row.id, toMemory(row)]))
 	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
 }
 

@@ -27,12 +27,44 @@ export interface MemoryRow {
 	updated_at: Date
 }
 
-/** Memory columns (alias `m`) without the embedding and tsvector, plus the source documents, oldest link first. */
-export const MEMORY_COLUMNS = `m.id, m.org_id, m.container_tag, m.memory, m.version, m.is_latest, m.parent_memory_id,
+/** A memory's own columns (alias `m`), without the embedding and tsvector. */
+const MEMORY_FIELDS = `m.id, m.org_id, m.container_tag, m.memory, m.version, m.is_latest, m.parent_memory_id,
 	m.root_id, m.is_static, m.is_forgotten, m.forget_after, m.forget_reason, m.forget_batch_id, m.is_inference,
-	m.subject, m.attribute, m.value, m.metadata, m.event_dates, m.buckets, m.created_at, m.updated_at,
-	ARRAY(SELECT s.document_id FROM memory_sources s WHERE s.memory_id = m.id ORDER BY s.created_at, s.document_id)
-		AS document_ids`
+	m.subject, m.attribute, m.value, m.metadata, m.event_dates, m.buckets, m.created_at, m.updated_at`
+
+/** A memory's source documents, oldest link first. */
+const SOURCE_ORDER = 'ORDER BY s.created_at, s.document_id'
+
+/** Memory columns (alias `m`) without the embedding and tsvector, plus the source documents, oldest link first. */
+export const MEMORY_COLUMNS = `${MEMORY_FIELDS},
+	ARRAY(SELECT s.document_id FROM memory_sources s WHERE s.memory_id = m.id ${SOURCE_ORDER}) AS document_ids`
+
+/**
+ * The memories of the ids ($2) in the organization ($1) as one JSON array (NULL when none): rows of MEMORY_COLUMNS,
+ * with the timestamps as text (rowsFromJson). One value to decode instead of 23 per row, and the sources of all of them
+ * read by one index scan instead of one subquery per row: 110 memories took 1.0 ms against 1.5 on the embedded store.
+ */
+export const MEMORIES_BY_ID_JSON = `WITH sources AS (
+		SELECT s.memory_id, array_agg(s.document_id ${SOURCE_ORDER}) AS document_ids
+		FROM memory_sources s WHERE s.memory_id = ANY($2::text[]) GROUP BY s.memory_id
+	)
+	SELECT json_agg(r) AS rows FROM (
+		SELECT ${MEMORY_FIELDS}, coalesce(sources.document_ids, '{}') AS document_ids
+		FROM memories m LEFT JOIN sources ON sources.memory_id = m.id
+		WHERE m.org_id = $1 AND m.id = ANY($2::text[])
+	) r`
+
+type JsonTimes<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] }
+
+/** The rows of MEMORIES_BY_ID_JSON, their timestamps as dates again. */
+export function rowsFromJson(rows: JsonTimes<MemoryRow>[] | null): MemoryRow[] {
+	return (rows ?? []).map((row) => ({
+		...row,
+		forget_after: row.forget_after === null ? null : new Date(row.forget_after),
+		created_at: new Date(row.created_at),
+		updated_at: new Date(row.updated_at),
+	}))
+}
 
 export function toMemory(row: MemoryRow): MemoryRecord {
 	return {
