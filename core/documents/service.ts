@@ -1,4 +1,4 @@
-import type { DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
+import type { DocumentHeader, DocumentRecord, Dreaming, Metadata, Scope, TaskType } from '../domain/types.ts'
 import { notFound, ServiceError } from '../errors.ts'
 import type { JobQueue } from '../jobs/queue.ts'
 import type { Logger } from '../logger.ts'
@@ -164,8 +164,11 @@ export function createDocumentService(deps: {
 		},
 
 		/** The document's text to read: what extraction read from it, or what was sent while it is not extracted. */
-		async text(document: DocumentRecord): Promise<string> {
-			return (await storage.documents.text(document.id)) ?? document.content
+		async text(document: DocumentHeader | DocumentRecord): Promise<string> {
+			const text = await storage.documents.text(document.id)
+			if (text !== null) return text
+			if ('content' in document) return document.content
+			return (await storage.documents.getMany({ orgId: document.orgId }, [document.id]))[0]?.content ?? ''
 		},
 
 		/** The content the API shows: what was sent, or for an upload the text read from its file (null until then). */

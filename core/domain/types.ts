@@ -110,6 +110,9 @@ export interface DocumentRecord {
 	updatedAt: Date
 }
 
+/** A document without what the user sent: all a search result shows of it. */
+export type DocumentHeader = Omit<DocumentRecord, 'content'>
+
 /** An original file kept in the file store, as recorded on its document. */
 export interface StoredFile {
 	/** The file store's key. */

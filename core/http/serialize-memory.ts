@@ -1,5 +1,5 @@
 import type { MemoryLink, MemoryRecord } from '../domain/memory.ts'
-import type { DocumentRecord } from '../domain/types.ts'
+import type { DocumentHeader } from '../domain/types.ts'
 import type { MemoryListEntry } from '../memory/service.ts'
 import type { MemoryHit, SearchHit } from '../search/memory-search.ts'
 
@@ -147,7 +147,7 @@ export function searchResult(hit: SearchHit, include: SearchIncludes) {
 	}
 }
 
-function resultDocument(document: DocumentRecord, include: SearchIncludes) {
+function resultDocument(document: DocumentHeader, include: SearchIncludes) {
 	return {
 		id: document.id,
 		createdAt: iso(document.createdAt),

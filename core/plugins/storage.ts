@@ -2,6 +2,7 @@ import type { QueryFilter } from '../domain/filter.ts'
 import type {
 	ApiKey,
 	ChunkRecord,
+	DocumentHeader,
 	DocumentRecord,
 	DocumentStatus,
 	DocumentType,
@@ -190,6 +191,11 @@ export interface DocumentStore {
 	/** The document of one container tag with that id, else with that customId. */
 	getInContainer(scope: Scope, containerTag: string, idOrCustomId: string): Promise<DocumentRecord | null>
 	getMany(scope: Scope, ids: string[]): Promise<DocumentRecord[]>
+	/**
+	 * The same without their content, which can be megabytes a document and which no search result shows. Optional:
+	 * search reads `getMany` without it.
+	 */
+	headers?(scope: Scope, ids: string[]): Promise<DocumentHeader[]>
 	/** Returns the updated document; `needsProcessing` is true when the content changed. */
 	update(
 		scope: Scope,

@@ -1,9 +1,10 @@
 import type { QueryFilter } from '../domain/filter.ts'
-import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types.ts'
+import type { ChunkRecord, DocumentHeader, Scope } from '../domain/types.ts'
 import { notFound } from '../errors.ts'
 import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { chunkCandidates } from './chunk-candidates.ts'
+import { documentHeaders } from './document-headers.ts'
 
 export interface DocumentSearchRequest {
 	q: string
@@ -26,7 +27,7 @@ export interface ScoredChunk {
 }
 
 export interface DocumentHit {
-	document: DocumentRecord
+	document: DocumentHeader
 	score: number
 	chunks: ScoredChunk[]
 }
@@ -152,7 +153,7 @@ export function createDocumentSearch(deps: {
 			else if (byDocument.size < request.limit) byDocument.set(chunk.documentId, [{ chunk, score, isRelevant: true }])
 		}
 		const documents = new Map(
-			(await storage.documents.getMany(scope, [...byDocument.keys()])).map((document) => [document.id, document]),
+			(await documentHeaders(storage, scope, [...byDocument.keys()])).map((document) => [document.id, document]),
 		)
 		const hits: DocumentHit[] = [...byDocument.entries()].flatMap(([id, scored]) => {
 			const document = documents.get(id)

@@ -1,5 +1,6 @@
 import type { Scope } from '../domain/types.ts'
 import type { Storage } from '../plugins/storage.ts'
+import { documentHeaders } from './document-headers.ts'
 import type { ChunkHit, MemoryHit, MemorySearchRequest, SearchHit } from './memory-search.ts'
 
 /**
@@ -17,7 +18,7 @@ export async function withIncludes(
 	if (memoryHits.length === 0) return
 	if (request.include.documents || request.include.summaries) {
 		const ids = [...new Set(memoryHits.flatMap((hit) => hit.memory.documentIds))]
-		const documents = new Map((await storage.documents.getMany(scope, ids)).map((d) => [d.id, d]))
+		const documents = new Map((await documentHeaders(storage, scope, ids)).map((d) => [d.id, d]))
 		for (const hit of memoryHits) hit.documents = hit.memory.documentIds.flatMap((id) => documents.get(id) ?? [])
 	}
 	if (request.include.relatedMemories) {

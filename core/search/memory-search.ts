@@ -1,6 +1,6 @@
 import type { QueryFilter } from '../domain/filter.ts'
 import type { MemoryLink, MemoryRecord } from '../domain/memory.ts'
-import type { ChunkRecord, DocumentRecord, Scope } from '../domain/types.ts'
+import type { ChunkRecord, DocumentHeader, Scope } from '../domain/types.ts'
 import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
 import type { MemorySearchQuery } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
@@ -8,6 +8,7 @@ import { type Calibration, type QueryBaseline, similarity } from './calibration.
 import { chunkCandidates } from './chunk-candidates.ts'
 import { focusOnContainer } from './container-focus.ts'
 import { containerSamples } from './container-samples.ts'
+import { documentHeaders } from './document-headers.ts'
 import { reciprocalRankFusion } from './fusion.ts'
 import { withIncludes } from './memory-includes.ts'
 import { memoryQuery } from './query-view.ts'
@@ -40,7 +41,7 @@ export interface MemoryHit {
 	memory: MemoryRecord
 	similarity: number
 	/** With include.documents / include.summaries: the memory's source documents. */
-	documents?: DocumentRecord[]
+	documents?: DocumentHeader[]
 	/** With include.relatedMemories: its version chain and extends/derives neighbours. */
 	graph?: { memories: Map<string, MemoryRecord>; links: MemoryLink[] }
 	/** With include.chunks: matching chunks of its source documents. */
@@ -50,7 +51,7 @@ export interface MemoryHit {
 export interface ChunkHit {
 	kind: 'chunk'
 	chunk: ChunkRecord
-	document: DocumentRecord
+	document: DocumentHeader
 	similarity: number
 	/** A chunk standing in, in memories mode, for a document whose memories are still forming. */
 	provisional?: boolean
@@ -243,7 +244,7 @@ export function createMemorySearch(deps: {
 			).map((c) => [c.id, c]),
 		)
 		const documents = new Map(
-			(await storage.documents.getMany(scope, [...new Set(kept.map(({ candidate }) => candidate.documentId))])).map(
+			(await documentHeaders(storage, scope, [...new Set(kept.map(({ candidate }) => candidate.documentId))])).map(
 				(d) => [d.id, d],
 			),
 		)

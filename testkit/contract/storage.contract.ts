@@ -431,6 +431,20 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(found.map((document) => document.id)).toEqual([second.id, first.id])
 				expect(await storage.documents.getMany(scope, [])).toEqual([])
 			})
+
+			it('gets the headers of many (when it can): every field but the content, in the order asked', async () => {
+				const headers = storage.documents.headers
+				if (!headers) return
+				const scope = await newScope()
+				const first = await add(scope, { content: 'x'.repeat(10_000), metadata: { kept: 1 }, title: 'First' })
+				const second = await add(scope, { customId: 'second', filepath: '/a/b.md' })
+				const found = await headers(scope, [second.id, 'unknown', first.id, second.id])
+				const { content: _first, ...firstHeader } = first
+				const { content: _second, ...secondHeader } = second
+				expect(found).toEqual([secondHeader, firstHeader])
+				expect(found.some((header) => 'content' in header)).toBe(false)
+				expect(await headers(scope, [])).toEqual([])
+			})
 		})
 
 		describe('documents.update', () => {
@@ -1128,6 +1142,7 @@ export function storageContract(label: string, open: () => Promise<OpenedStorage
 				expect(await storage.documents.get(other, document.id)).toBeNull()
 				expect(await storage.documents.get(other, 'private')).toBeNull()
 				expect(await storage.documents.getMany(other, [document.id])).toEqual([])
+				expect((await storage.documents.headers?.(other, [document.id])) ?? []).toEqual([])
 				expect(await storage.documents.update(other, document.id, { metadata: { stolen: true } })).toBeNull()
 				expect(await storage.documents.delete(other, document.id)).toBe(false)
 				expect(await storage.documents.delete(other, 'private')).toBe(false)

@@ -1,11 +1,11 @@
 import type { MemoryLink, MemoryRecord } from '../../domain/memory.ts'
-import type { ChunkRecord, DocumentRecord } from '../../domain/types.ts'
+import type { ChunkRecord, DocumentHeader, DocumentRecord } from '../../domain/types.ts'
 
 /** UTC with a literal Z and seconds, as every v5 timestamp. */
 export const iso = (date: Date) => date.toISOString()
 
 /** The id a v5 caller uses for a document: its caller id when it has one, else the generated id. */
-export const publicId = (document: DocumentRecord) => document.customId ?? document.id
+export const publicId = (document: DocumentHeader) => document.customId ?? document.id
 
 export const documentRef = (document: DocumentRecord) => ({ id: publicId(document), status: document.status })
 
@@ -60,7 +60,7 @@ export function memoryOut(memory: MemoryRecord) {
 	}
 }
 
-export function includedDocument(document: DocumentRecord) {
+export function includedDocument(document: DocumentHeader) {
 	return {
 		id: publicId(document),
 		title: document.title,

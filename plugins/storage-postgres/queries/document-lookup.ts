@@ -1,6 +1,6 @@
-import type { DocumentRecord, Scope } from '../../../core/index.ts'
+import type { DocumentHeader, DocumentRecord, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { type DocumentRow, toDocument } from './rows.ts'
+import { DOCUMENT_HEADER_COLUMNS, type DocumentRow, toDocument, toDocumentHeader } from './rows.ts'
 
 /**
  * Picks the document a reference ($2) names in an org ($1): the one with that id, else the one with that customId (the
@@ -60,6 +60,17 @@ export async function getDocuments(db: Db, scope: Scope, ids: string[]): Promise
 		ids,
 	])
 	const byId = new Map(rows.map((row) => [row.id, toDocument(row)]))
+	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+}
+
+/** getDocuments without the content. */
+export async function getDocumentHeaders(db: Db, scope: Scope, ids: string[]): Promise<DocumentHeader[]> {
+	if (ids.length === 0) return []
+	const rows = await db.query<Omit<DocumentRow, 'content'>>(
+		`SELECT ${DOCUMENT_HEADER_COLUMNS} FROM documents WHERE org_id = $1 AND id = ANY($2::text[])`,
+		[scope.orgId, ids],
+	)
+	const byId = new Map(rows.map((row) => [row.id, toDocumentHeader(row)]))
 	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
 }
 

@@ -2,7 +2,13 @@ import type { DocumentStore } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { deleteDocument, deleteDocuments } from './document-delete.ts'
 import { listDocuments, processingDocuments } from './document-list.ts'
-import { documentById, getDocument, getDocumentInContainer, getDocuments } from './document-lookup.ts'
+import {
+	documentById,
+	getDocument,
+	getDocumentHeaders,
+	getDocumentInContainer,
+	getDocuments,
+} from './document-lookup.ts'
 import { setProgress, unfinishedDocuments } from './document-pipeline.ts'
 import { documentText, setExtracted } from './document-text.ts'
 import { updateDocument } from './document-update.ts'
@@ -14,6 +20,7 @@ export function documentStore(db: () => Db): DocumentStore {
 		get: (scope, reference, containerTags) => getDocument(db(), scope, reference, containerTags),
 		getInContainer: (scope, tag, reference) => getDocumentInContainer(db(), scope, tag, reference),
 		getMany: (scope, ids) => getDocuments(db(), scope, ids),
+		headers: (scope, ids) => getDocumentHeaders(db(), scope, ids),
 		update: (scope, reference, patch) => updateDocument(db(), scope, reference, patch),
 		delete: (scope, reference) => deleteDocument(db(), scope, reference),
 		deleteMany: (scope, selector) => deleteDocuments(db(), scope, selector),

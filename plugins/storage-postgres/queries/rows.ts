@@ -1,6 +1,7 @@
 import type {
 	ApiKey,
 	ChunkRecord,
+	DocumentHeader,
 	DocumentRecord,
 	DocumentStatus,
 	DocumentType,
@@ -99,14 +100,22 @@ export function toApiKeyWithOrg(row: ApiKeyRow & { org_name: string }): ApiKey &
 	return { ...toApiKey(row), orgName: row.org_name }
 }
 
+/** The columns of a DocumentRow but its content. */
+export const DOCUMENT_HEADER_COLUMNS = `id, org_id, container_tag, custom_id, connection_id, content_hash, title, summary,
+	source, url, type, task_type, status, dreaming, dreaming_status, metadata, filepath, entity_context, formation_scope,
+	error, stages, file_key, file_name, file_mime_type, file_size, created_at, updated_at`
+
 export function toDocument(row: DocumentRow): DocumentRecord {
+	return { ...toDocumentHeader(row), content: row.content }
+}
+
+export function toDocumentHeader(row: Omit<DocumentRow, 'content'>): DocumentHeader {
 	return {
 		id: row.id,
 		orgId: row.org_id,
 		containerTag: row.container_tag,
 		customId: row.custom_id,
 		connectionId: row.connection_id,
-		content: row.content,
 		contentHash: row.content_hash,
 		title: row.title,
 		summary: row.summary,
@@ -129,7 +138,7 @@ export function toDocument(row: DocumentRow): DocumentRecord {
 	}
 }
 
-export function toStoredFile(row: DocumentRow): StoredFile | null {
+export function toStoredFile(row: Omit<DocumentRow, 'content'>): StoredFile | null {
 	if (row.file_key === null) return null
 	return {
 		key: row.file_key,
