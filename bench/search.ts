@@ -264,13 +264,12 @@ async function benchDriver(driver: Driver, rows: Row[], paths: Cell[][]): Promis
 			if (REUSE) Object.assign(seeded, { chunks: size, memories: size })
 			else await seedTo(store, scope, size, seeded)
 			if (!BULK && !REUSE) await analyze(store)
-			const vector = queryVector
-			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, vector)
+			const access = await searchAccessPaths(store, scope, TARGET, queries[0]!, queryVector)
 			paths.push([driver, size.toLocaleString('en'), access.vector, access.text])
 			if (store.databaseUrl) {
 				// The searched container, and a neighbour of 20 chunks: the filter keeps most rows of the one, few of the other.
 				for (const tag of [TARGET, 'other-7']) {
-					const analyzed = await analyzedVectorPlan(store, scope, tag, vector)
+					const analyzed = await analyzedVectorPlan(store, scope, tag, queryVector)
 					console.error(`[search/${driver}] EXPLAIN (ANALYZE, BUFFERS) in ${tag} at ${size}:\n${analyzed.plan}`)
 					analyzedPlans.push([
 						size.toLocaleString('en'),

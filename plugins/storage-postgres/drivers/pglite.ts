@@ -15,7 +15,7 @@ const BACKGROUND_BUDGET = 2
 /**
  * GIN indexes queue new entries in a pending list up to this size (PostgreSQL's default is 4MB). Every full-text
  * search reads the whole list, and the insert that outgrows it moves the list into the index while holding the one
- * connection (4MB took 96-131 ms at 100k rows); the plugin also empties the lists with each statistics refresh.
+ * connection; the plugin also empties the lists with each statistics refresh (docs/postgres-tuning.md).
  */
 export const GIN_PENDING_LIST_LIMIT = '256kB'
 

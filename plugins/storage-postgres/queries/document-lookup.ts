@@ -1,6 +1,6 @@
 import type { DocumentHeader, DocumentRecord, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { DOCUMENT_HEADER_COLUMNS, type DocumentRow, toDocument, toDocumentHeader } from './rows.ts'
+import { DOCUMENT_HEADER_COLUMNS, type DocumentRow, inIdOrder, toDocument, toDocumentHeader } from './rows.ts'
 
 /**
  * Picks the document a reference ($2) names in an org ($1): the one with that id, else the one with that customId (the
@@ -53,25 +53,28 @@ export async function getDocumentInContainer(
 }
 
 /** By id only, in the order asked; unknown ids are left out. */
-export async function getDocuments(db: Db, scope: Scope, ids: string[]): Promise<DocumentRecord[]> {
-	if (ids.length === 0) return []
-	const rows = await db.query<DocumentRow>('SELECT * FROM documents WHERE org_id = $1 AND id = ANY($2::text[])', [
-		scope.orgId,
-		ids,
-	])
-	const byId = new Map(rows.map((row) => [row.id, toDocument(row)]))
-	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+export function getDocuments(db: Db, scope: Scope, ids: string[]): Promise<DocumentRecord[]> {
+	return documentsById(db, scope, ids, '*', toDocument)
 }
 
 /** getDocuments without the content. */
-export async function getDocumentHeaders(db: Db, scope: Scope, ids: string[]): Promise<DocumentHeader[]> {
+export function getDocumentHeaders(db: Db, scope: Scope, ids: string[]): Promise<DocumentHeader[]> {
+	return documentsById(db, scope, ids, DOCUMENT_HEADER_COLUMNS, toDocumentHeader)
+}
+
+async function documentsById<Row extends { id: string }, T extends { id: string }>(
+	db: Db,
+	scope: Scope,
+	ids: string[],
+	columns: string,
+	toRecord: (row: Row) => T,
+): Promise<T[]> {
 	if (ids.length === 0) return []
-	const rows = await db.query<Omit<DocumentRow, 'content'>>(
-		`SELECT ${DOCUMENT_HEADER_COLUMNS} FROM documents WHERE org_id = $1 AND id = ANY($2::text[])`,
-		[scope.orgId, ids],
-	)
-	const byId = new Map(rows.map((row) => [row.id, toDocumentHeader(row)]))
-	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+	const rows = await db.query<Row>(`SELECT ${columns} FROM documents WHERE org_id = $1 AND id = ANY($2::text[])`, [
+		scope.orgId,
+		ids,
+	])
+	return inIdOrder(ids, rows.map(toRecord))
 }
 
 export async function documentById(db: Db, id: string): Promise<DocumentRecord | null> {

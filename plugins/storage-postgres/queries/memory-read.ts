@@ -5,18 +5,19 @@ import {
 	ACTIVE,
 	MEMORIES_BY_ID_JSON,
 	MEMORY_COLUMNS,
+	type MemoryJsonRow,
 	type MemoryRow,
 	memoryScope,
 	rowsFromJson,
 	toMemory,
 } from './memory-rows.ts'
 import { Params } from './params.ts'
+import { inIdOrder } from './rows.ts'
 
 export async function getMemories(db: Db, scope: Scope, ids: string[]): Promise<MemoryRecord[]> {
 	if (ids.length === 0) return []
-	const [result] = await db.query<{ rows: Parameters<typeof rowsFromJson>[0] }>(MEMORIES_BY_ID_JSON, [scope.orgId, ids])
-	const byId = new Map(rowsFromJson(result?.rows ?? null).map((row) => [row.id, toMemory(row)]))
-	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+	const [result] = await db.query<{ rows: MemoryJsonRow[] | null }>(MEMORIES_BY_ID_JSON, [scope.orgId, ids])
+	return inIdOrder(ids, rowsFromJson(result?.rows).map(toMemory))
 }
 
 export async function findMemoryByContent(

@@ -100,6 +100,12 @@ export function toApiKeyWithOrg(row: ApiKeyRow & { org_name: string }): ApiKey &
 	return { ...toApiKey(row), orgName: row.org_name }
 }
 
+/** The records of `ids` in the order asked, each once; ids without a record are left out. */
+export function inIdOrder<T extends { id: string }>(ids: string[], records: T[]): T[] {
+	const byId = new Map(records.map((record) => [record.id, record]))
+	return [...new Set(ids)].flatMap((id) => byId.get(id) ?? [])
+}
+
 /** The columns of a DocumentRow but its content. */
 export const DOCUMENT_HEADER_COLUMNS = `id, org_id, container_tag, custom_id, connection_id, content_hash, title, summary,
 	source, url, type, task_type, status, dreaming, dreaming_status, metadata, filepath, entity_context, formation_scope,

@@ -28,8 +28,8 @@ export interface StatisticsOptions {
 	/**
 	 * Moves the entries of each table's GIN indexes waiting in their pending lists into the indexes, with every
 	 * refresh and at start-up: on a store without autovacuum (which does it on PostgreSQL, ANALYZE does not) they
-	 * are never moved until a list outgrows its limit, and every full-text search reads the whole list (at 100k
-	 * memories, 430 pages took the memory search from 2 to 22 ms; bench/README).
+	 * are never moved until a list outgrows its limit, and every full-text search reads the whole list
+	 * (docs/postgres-tuning.md).
 	 */
 	cleanPendingLists?: boolean
 }
