@@ -123,12 +123,16 @@ export class BackgroundLane {
 	}
 
 	private async admit<T>(fn: () => Promise<T>): Promise<T> {
-		if (this.waiting.length === 0 && this.active < this.limit()) this.active++
+		// While searches come in, an operation waits its turn even in an empty lane: a job running its operations one
+		// after another (a formation's transactions) would otherwise chain them on the microtask queue, and a search
+		// that arrived meanwhile is read only after the last of them.
+		if (this.waiting.length === 0 && this.active < this.limit() && !searchesComing()) this.active++
 		else {
 			// The slot is taken on the waiter's behalf when it is admitted (see admitWaiting).
 			await new Promise<void>((resolve) => {
 				this.waiting.push(resolve)
 				onForegroundIdle.add(this.wake)
+				this.admitWaiting()
 			})
 		}
 		try {

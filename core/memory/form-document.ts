@@ -131,10 +131,10 @@ export const MAX_FORMATION_CANDIDATES = 300
 
 /**
  * The same while searches are coming in (core/jobs/priority.ts) to a store whose one connection a transaction holds:
- * a search there waits for the whole transaction, 130-230 ms at 300 candidates on the embedded store (bench/README,
- * search during a sync).
+ * a search there waits for the whole transaction, so it holds about one document's candidates (bench/README, search
+ * during a sync).
  */
-export const MAX_FORMATION_CANDIDATES_WHILE_SEARCHING = 24
+export const MAX_FORMATION_CANDIDATES_WHILE_SEARCHING = 8
 
 /** The most candidates to form in one transaction now. */
 export function formationCandidateBound(storage: Pick<Storage, 'oneConnection'>): number {

@@ -102,6 +102,22 @@ describe('BackgroundLane', () => {
 		expect(most).toBe(3)
 	})
 
+	it('lets the event loop turn between the operations of one job while searches come in', async () => {
+		const lane = new BackgroundLane(4)
+		// A search a moment ago: the grace is on.
+		await inForeground(async () => {})
+		const ran: string[] = []
+		// The embedded database answers on the microtask queue: each operation is synchronous work then a resolved promise.
+		const chain = inBackground(async () => {
+			for (let i = 0; i < 5; i++) await lane.run(async () => ran.push(`operation ${i}`))
+		})
+		// A request that arrived meanwhile is read on a later turn of the event loop.
+		setImmediate(() => ran.push('request read'))
+		await chain
+		expect(ran.indexOf('request read')).toBeGreaterThan(0)
+		expect(ran.indexOf('request read')).toBeLessThan(ran.length - 1)
+	})
+
 	it('lets what an admitted operation runs pass without a second slot', async () => {
 		const lane = new BackgroundLane(1)
 		const nested = await inBackground(() => lane.run(() => lane.run(async () => 'inner')))
