@@ -14,6 +14,7 @@ import { KEY_SCOPES_MIGRATION } from './schema-key-scopes.ts'
 import { MEMORY_MIGRATION } from './schema-memories.ts'
 import { ORGANIZATION_MIGRATION } from './schema-organization.ts'
 import { SHARED_TURNS_MIGRATION } from './schema-shared-turns.ts'
+import { STATISTICS_COLUMNS_MIGRATION } from './schema-statistics.ts'
 
 export interface Migration {
 	version: number
@@ -126,6 +127,7 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	FORMATION_SCOPE_MIGRATION,
 	CHUNK_ROWS_INLINE_MIGRATION,
 	DOCUMENT_TWINS_MIGRATION,
+	STATISTICS_COLUMNS_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */
