@@ -126,7 +126,7 @@ export class BackgroundLane {
 		// While searches come in, an operation waits its turn even in an empty lane: a job running its operations one
 		// after another (a formation's transactions) would otherwise chain them on the microtask queue, and a search
 		// that arrived meanwhile is read only after the last of them.
-		if (this.waiting.length === 0 && this.active < this.limit() && !searchesComing()) this.active++
+		if (!searchesComing() && this.waiting.length === 0 && this.active < this.budget) this.active++
 		else {
 			// The slot is taken on the waiter's behalf when it is admitted (see admitWaiting).
 			await new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import {
 	type ChunkSearchQuery,
 	createLogger,
 	type DocumentRecord,
+	documentHeaders,
 	type FilterCondition,
 	type FilterExpression,
 	type NewChunk,
@@ -18,7 +19,6 @@ import {
 	type StoragePlugin,
 	type VectorSpace,
 } from '../../core/index.ts'
-import { documentHeaders } from '../../core/search/document-headers.ts'
 import { memoryStorageContract } from './memory-storage.contract.ts'
 
 /**

@@ -28,6 +28,7 @@ function statisticsSuite(store: () => Db) {
 		const skipped = targets.filter((row) => row.target === 0).map((row) => row.col)
 		expect(skipped.sort()).toEqual([...SKIPPED].sort())
 
+		// No memory is written here, so ANALYZE leaves no statistics of the memories to look at.
 		const analyzed = await db.query<{ col: string }>(
 			"SELECT tablename || '.' || attname AS col FROM pg_stats WHERE tablename IN ('chunks', 'documents')",
 		)
@@ -35,9 +36,7 @@ function statisticsSuite(store: () => Db) {
 		expect(columns).toContain('chunks.container_tag')
 		expect(columns).toContain('chunks.tsv')
 		expect(columns).toContain('documents.container_tag')
-		expect(columns).not.toContain('chunks.embedding')
-		expect(columns).not.toContain('chunks.content')
-		expect(columns).not.toContain('documents.content')
+		for (const column of SKIPPED.filter((name) => !name.startsWith('memories.'))) expect(columns).not.toContain(column)
 	}, 60_000)
 }
 
