@@ -4,14 +4,22 @@ import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/
 import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/text-candidates.ts'
 import { newDocument, vec } from './storage.contract.ts'
 
-/** `count` chunks of common words and one of a rare word at `rare`, with fresh statistics, in a new organization. */
-async function seed(driver: Driver, count = 500, rare = { at: 250, content: 'a rare zanzibar chunk' }) {
+/**
+ * `count` chunks (of common words unless `content` says otherwise) and one of a rare word at `rare`, with fresh
+ * statistics, in a new organization.
+ */
+async function seed(
+	driver: Driver,
+	count = 500,
+	rare = { at: 250, content: 'a rare zanzibar chunk' },
+	content = (n: number) => `common words number ${n % 10}`,
+) {
 	const stores = storesOver(() => driver.db)
 	const scope = { orgId: (await stores.orgs.create(`planned-${crypto.randomUUID()}`)).id }
 	const { document } = await stores.documents.upsert(scope, newDocument())
 	const chunks = Array.from({ length: count }, (_, n) => ({
 		position: n,
-		content: n === rare.at ? rare.content : `common words number ${n % 10}`,
+		content: n === rare.at ? rare.content : content(n),
 		type: 'text' as const,
 		metadata: null,
 		embedding: vec(1, n % 7, 3),
@@ -64,4 +72,44 @@ export async function expectLargeScopeSearchedByTiers(driver: Driver) {
 		expect(hits).toHaveLength(10)
 		expect(hits[0]!.chunkId).toBe(both!.id)
 	}
+}
+
+/** The scans of chunks by the tiers of a full-text plan (EXPLAIN ANALYZE): rows read, or null for one that never ran. */
+function tierScans(plan: string): (number | null)[] {
+	return [...plan.matchAll(/ on chunks c_\d+ .*\((?:actual time=\S+ rows=([\d.]+)|never executed)/g)].map((match) =>
+		match[1] === undefined ? null : Number(match[1]),
+	)
+}
+
+/**
+ * When the tier of all the words fills its cut, the "at least k of the words" tier after it reads nothing: three words
+ * every chunk holds, so the tiers are all three (full), at least two (closed) and each word alone.
+ */
+export async function expectFilledTierClosesTheNext(driver: Driver) {
+	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
+	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'number'], limit: 10 }
+	const hits = await stores.search.chunksByText(scope, query)
+	const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
+	const scans = tierScans(plans.text!)
+	expect(hits).toHaveLength(10)
+	expect(hits.every((hit) => hit.coverage === 1)).toBe(true)
+	expect(scans).toHaveLength(5)
+	expect(scans.filter((rows) => rows === null)).toHaveLength(1)
+}
+
+/**
+ * While the tiers before it fall short of its cut, an "at least k" tier runs: the one chunk holding two common words
+ * (stored past the cut of each word's own tier) is found by it, and ranks first.
+ */
+export async function expectShortTierOpensTheNext(driver: Driver) {
+	const count = PLAIN_RANK_ROWS + 100
+	const rare = { at: count - 50, content: 'alpha beta' }
+	const { stores, scope, document } = await seed(driver, count, rare, (n) =>
+		n % 2 === 0 ? `alpha filler ${n}` : `beta filler ${n}`,
+	)
+	const [both] = (await stores.chunks.list(scope, document.id)).filter((chunk) => chunk.content === rare.content)
+	const query = { containerTags: null, vector: vec(1), terms: ['alpha', 'beta', 'gamma'], limit: 10 }
+	const hits = await stores.search.chunksByText(scope, query)
+	expect(hits).toHaveLength(10)
+	expect(hits[0]!.chunkId).toBe(both!.id)
 }

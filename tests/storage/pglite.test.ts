@@ -10,7 +10,9 @@ import { connectionStorageContract } from '../../testkit/contract/connection-sto
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
 import {
 	expectBoundedCommonWordsSearch,
+	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
+	expectShortTierOpensTheNext,
 	seededSearchPlans,
 } from '../../testkit/contract/search-plans.ts'
 import { storageContract, TEST_VECTOR_SPACE } from '../../testkit/contract/storage.contract.ts'
@@ -74,5 +76,13 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 
 	it('searches a scope with more matches than one scan ranks by the match tiers', async () => {
 		await expectLargeScopeSearchedByTiers(driver)
+	})
+
+	it('skips an "at least k of the words" tier once the tiers before it filled its cut', async () => {
+		await expectFilledTierClosesTheNext(driver)
+	})
+
+	it('runs an "at least k of the words" tier while the tiers before it fall short', async () => {
+		await expectShortTierOpensTheNext(driver)
 	})
 })

@@ -97,25 +97,35 @@ export const lexemeCoverage = (alias: string) =>
 /** Which candidate set a full-text statement ranks: every match (`plain`, counted) or the match tiers' (`tiers`). */
 export type Candidates = 'plain' | 'tiers'
 
-/** A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. */
+/**
+ * A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. A
+ * `gated` scan (an "at least k of the words" tier) runs only while the scans before it found fewer than `rows` rows.
+ */
 interface TextScan {
 	query: string
 	rows: number
+	gated: boolean
 }
 
 function scans(candidates: Candidates, words: string[], limit: number): TextScan[] {
 	// The plain scan is cut one past PLAIN_RANK_ROWS, so that a larger scope shows.
-	if (candidates === 'plain') return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1 }]
-	return matchTiers(words).map((tier) => ({
+	if (candidates === 'plain') return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1, gated: false }]
+	// The first tier is all the words; the multi-word ones after it are the "at least k" tiers.
+	return matchTiers(words).map((tier, i) => ({
 		query: tier.query,
 		rows: Math.max(tier.words > 1 ? limit : Math.ceil(limit / 2), MIN_TIER_ROWS),
+		gated: i > 0 && tier.words > 1,
 	}))
 }
 
 /**
- * The candidate set as a UNION of subqueries over `from` (the row alias `alias`) restricted by `where`, each row with
- * its id and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`. Words
- * are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ * The candidate set as a UNION of scans over `from` (the row alias `alias`) restricted by `where`, each row with its id
+ * and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`. Words are
+ * reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ *
+ * The "at least k of the words" tiers are the costly scans of common words: GIN reads every posting of an OR of ANDs
+ * before the cut applies. Rows holding more of the words rank first, so a tier runs only while the tiers of more words
+ * found fewer rows than its cut; the gate is a one-time filter, and a closed tier reads nothing.
  */
 export function textCandidates(
 	params: Params,
@@ -126,13 +136,25 @@ export function textCandidates(
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
 	const anyWord = `to_tsquery('english', ${params.add(words.join(' | '))})`
-	return scans(candidates, words, limit)
-		.map(
-			(scan) => `(SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
-			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(scan.query)}) AND ${rows.where}
-			LIMIT ${cut(scan.rows)})`,
-		)
-		.join(' UNION ')
+	const scanned = scans(candidates, words, limit)
+	const scan = (textScan: TextScan, gate = '') => `SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
+			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(textScan.query)}) AND ${rows.where}${gate}
+			LIMIT ${cut(textScan.rows)}`
+	if (!scanned.some((textScan) => textScan.gated))
+		return scanned.map((textScan) => `(${scan(textScan)})`).join(' UNION ')
+	// The multi-word tiers in order, each gated on the distinct rows of the ones before it; the single-word tiers after.
+	const multi = scanned.filter((textScan) => textScan.gated || textScan === scanned[0])
+	const named = multi.map((textScan, i) => {
+		const above = multi
+			.slice(0, i)
+			.map((_, j) => `SELECT id FROM tier${j}`)
+			.join(' UNION ')
+		const gate = textScan.gated ? ` AND (SELECT count(*) FROM (${above}) AS above) < ${cut(textScan.rows)}` : ''
+		return `tier${i} AS MATERIALIZED (${scan(textScan, gate)})`
+	})
+	const rest = scanned.filter((textScan) => !multi.includes(textScan))
+	return `WITH ${named.join(',\n')}
+		${[...multi.map((_, i) => `SELECT * FROM tier${i}`), ...rest.map((textScan) => `(${scan(textScan)})`)].join(' UNION ')}`
 }
 
 /** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
