@@ -113,3 +113,23 @@ export async function expectShortTierOpensTheNext(driver: Driver) {
 	expect(hits).toHaveLength(10)
 	expect(hits[0]!.chunkId).toBe(both!.id)
 }
+
+/**
+ * Once the tiers of several words have found as many rows as they take, the tier of a word the table's statistics
+ * count more than 10,000 postings of is left out; a rare word's tier still runs. The seeded table's statistics are
+ * scaled to a million rows (so every seeded word counts a million), and restored by an ANALYZE.
+ */
+export async function expectCommonWordTierClosed(driver: Driver) {
+	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
+	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
+	await driver.db.exec(`UPDATE pg_class SET reltuples = 1000000 WHERE oid = 'chunks'::regclass`)
+	try {
+		const hits = await stores.search.chunksByText(scope, query)
+		const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
+		// All three words (none), at least two (50 rows, its cut), then "common" and "words" (closed) and "zanzibar" (1).
+		expect(tierScans(plans.text!)).toEqual([0, 50, null, null, 1])
+		expect(hits).toHaveLength(10)
+	} finally {
+		await driver.db.exec('ANALYZE chunks')
+	}
+}

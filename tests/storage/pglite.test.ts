@@ -10,6 +10,7 @@ import { connectionStorageContract } from '../../testkit/contract/connection-sto
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
 import {
 	expectBoundedCommonWordsSearch,
+	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
 	expectShortTierOpensTheNext,
@@ -84,5 +85,9 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 
 	it('runs an "at least k of the words" tier while the tiers before it fall short', async () => {
 		await expectShortTierOpensTheNext(driver)
+	})
+
+	it('skips the tier of a word the statistics count as common once the tiers of several words filled', async () => {
+		await expectCommonWordTierClosed(driver)
 	})
 })

@@ -8,6 +8,7 @@ import { connectionStorageContract } from '../../testkit/contract/connection-sto
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
 import {
 	expectBoundedCommonWordsSearch,
+	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
 	expectShortTierOpensTheNext,
@@ -67,6 +68,10 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 
 		it('runs an "at least k of the words" tier while the tiers before it fall short', async () => {
 			await expectShortTierOpensTheNext(driver())
+		})
+
+		it('skips the tier of a word the statistics count as common once the tiers of several words filled', async () => {
+			await expectCommonWordTierClosed(driver())
 		})
 	})
 

@@ -118,6 +118,7 @@ export function memoryTextStatement(
 		candidates,
 		{ words, limit: query.limit },
 		{
+			table: 'memories',
 			alias: 'm',
 			from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
 			where,

@@ -141,7 +141,13 @@ export function chunkTextStatement(
 		params,
 		candidates,
 		{ words, limit: query.limit },
-		{ alias: 'c', from, where, columns: (anyWord) => `ts_rank_cd(c.tsv, ${anyWord}, 32)::float8 AS rank` },
+		{
+			table: 'chunks',
+			alias: 'c',
+			from,
+			where,
+			columns: (anyWord) => `ts_rank_cd(c.tsv, ${anyWord}, 32)::float8 AS rank`,
+		},
 	)
 	const text = `WITH candidates AS MATERIALIZED (${union})
 		SELECT c.id, c.document_id, best.rank,
