@@ -1,5 +1,6 @@
 import { expect } from 'bun:test'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
+import { CommonLexemes } from '../../plugins/storage-postgres/queries/common-lexemes.ts'
 import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/text-candidates.ts'
 import { newDocument, vec } from './storage.contract.ts'
@@ -129,6 +130,24 @@ export async function expectCommonWordTierClosed(driver: Driver) {
 		// All three words (none), at least two (50 rows, its cut), then "common" and "words" (closed) and "zanzibar" (1).
 		expect(tierScans(plans.text!)).toEqual([0, 50, null, null, 1])
 		expect(hits).toHaveLength(10)
+	} finally {
+		await driver.db.exec('ANALYZE chunks')
+	}
+}
+
+/**
+ * A search reads the common lexemes in the background, never waiting for them: none at first, then the table's own
+ * (its statistics scaled to a million rows as above, restored by an ANALYZE).
+ */
+export async function expectCommonLexemesReadInBackground(driver: Driver) {
+	await seed(driver, PLAIN_RANK_ROWS + 100)
+	await driver.db.exec(`UPDATE pg_class SET reltuples = 1000000 WHERE oid = 'chunks'::regclass`)
+	try {
+		const lexemes = new CommonLexemes(() => driver.db)
+		expect(lexemes.of('chunks')).toEqual([])
+		await lexemes.settled('chunks')
+		expect(lexemes.of('chunks')).toEqual(expect.arrayContaining(['common', 'word']))
+		expect(lexemes.of('chunks')).not.toContain('zanzibar')
 	} finally {
 		await driver.db.exec('ANALYZE chunks')
 	}

@@ -8,6 +8,7 @@ import { connectionStorageContract } from '../../testkit/contract/connection-sto
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
 import {
 	expectBoundedCommonWordsSearch,
+	expectCommonLexemesReadInBackground,
 	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
@@ -72,6 +73,10 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 
 		it('skips the tier of a word the statistics count as common once the tiers of several words filled', async () => {
 			await expectCommonWordTierClosed(driver())
+		})
+
+		it('reads the common lexemes of the statistics in the background', async () => {
+			await expectCommonLexemesReadInBackground(driver())
 		})
 	})
 

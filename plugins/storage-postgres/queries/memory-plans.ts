@@ -1,5 +1,6 @@
 import type { FormationProbe, MemorySearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
+import { readCommonLexemes } from './common-lexemes.ts'
 import { contextParams, contextStatement, FORMATION_SCAN, INDEX_READ_PLANNER } from './memory-form.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
@@ -34,7 +35,10 @@ export async function memoryPlans(
 	const words = queryWords(query.terms)
 	return {
 		vector: await explain(memoryVectorStatement(scope, query)),
-		text: words.length > 0 ? await explain(memoryTextStatement(scope, query, words, 'tiers')) : null,
+		text:
+			words.length > 0
+				? await explain(memoryTextStatement(scope, query, words, 'tiers', await readCommonLexemes(db, 'memories')))
+				: null,
 		facts: await explain({
 			text: `SELECT ${LINKABLE_COLUMNS} FROM memories m
 				JOIN unnest($3::text[], $4::text[]) AS fact(subject, attribute)

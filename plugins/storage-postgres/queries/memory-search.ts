@@ -56,11 +56,12 @@ export async function memoriesByText(
 	scope: Scope,
 	query: MemorySearchQuery,
 	largeScopes: LargeScopes,
+	common: string[],
 ): Promise<MemoryTextHit[]> {
 	const words = queryWords(query.terms)
 	if (query.limit <= 0 || words.length === 0) return []
 	const run = <Row>(candidates: Candidates) => {
-		const statement = memoryTextStatement(scope, query, words, candidates)
+		const statement = memoryTextStatement(scope, query, words, candidates, common)
 		return db.query<TextRow & Row>(statement.text, statement.params)
 	}
 	const rows = await largeScopes.search(
@@ -108,6 +109,7 @@ export function memoryTextStatement(
 	query: MemorySearchQuery,
 	words: string[],
 	candidates: Candidates,
+	common: string[] = [],
 ): Statement {
 	const params = new Params()
 	const where = searchScope(scope, query, params)
@@ -116,9 +118,8 @@ export function memoryTextStatement(
 	const union = textCandidates(
 		params,
 		candidates,
-		{ words, limit: query.limit },
+		{ words, limit: query.limit, common },
 		{
-			table: 'memories',
 			alias: 'm',
 			from: `memories m CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', ${lexemes})) AS lexemes) AS ql`,
 			where,

@@ -1,7 +1,6 @@
 import type { VectorSpace } from '../../../core/index.ts'
 import { CHUNK_GENERATIONS_MIGRATION } from './schema-chunk-generations.ts'
 import { CHUNK_ROWS_INLINE_MIGRATION } from './schema-chunk-rows.ts'
-import { COMMON_LEXEMES_MIGRATION } from './schema-common-lexemes.ts'
 import { CONNECTION_FAILURES_MIGRATION } from './schema-connection-failures.ts'
 import { CONNECTIONS_MIGRATION } from './schema-connections.ts'
 import { CONTAINERS_MIGRATION } from './schema-containers.ts'
@@ -129,7 +128,6 @@ CREATE INDEX chunks_document_idx ON chunks (document_id, position);
 	CHUNK_ROWS_INLINE_MIGRATION,
 	DOCUMENT_TWINS_MIGRATION,
 	STATISTICS_COLUMNS_MIGRATION,
-	COMMON_LEXEMES_MIGRATION,
 ])
 
 /** Sorted by version; two migrations claiming one version stop the start (the second would never be applied). */

@@ -1,5 +1,6 @@
 import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
+import { readCommonLexemes } from './common-lexemes.ts'
 import type { Statement } from './params.ts'
 import { chunkTextStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
 import { setLocal } from './set-local.ts'
@@ -31,6 +32,11 @@ export async function searchPlans(
 	const words = queryWords(query.terms)
 	return {
 		vector: await explain(vectorSearchStatement(scope, query, 'answer')),
-		text: words.length > 0 ? await explain(chunkTextStatement(scope, query, words, 'tiers', 'answer')) : null,
+		text:
+			words.length > 0
+				? await explain(
+						chunkTextStatement(scope, query, words, 'tiers', 'answer', await readCommonLexemes(db, 'chunks')),
+					)
+				: null,
 	}
 }

@@ -1,6 +1,7 @@
 import type { ChunkSearchQuery, Scope, SearchStore, TextHit, VectorHit } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { PUBLISHED } from './chunks.ts'
+import { CommonLexemes } from './common-lexemes.ts'
 import { metadataConditions } from './document-conditions.ts'
 import { LargeScopes, scopeKey } from './large-scopes.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
@@ -28,6 +29,7 @@ export function vectorScanSettings(options: { efSearch?: number } = {}): LocalSe
 
 export function searchStore(db: () => Db): SearchStore {
 	const largeScopes = new LargeScopes()
+	const commonLexemes = new CommonLexemes(db)
 	return {
 		async chunksByVector(scope, query) {
 			if (query.limit <= 0) return []
@@ -50,8 +52,9 @@ export function searchStore(db: () => Db): SearchStore {
 		async chunksByText(scope, query) {
 			const words = queryWords(query.terms)
 			if (query.limit <= 0 || words.length === 0) return []
+			const common = commonLexemes.of('chunks')
 			const run = <Row>(candidates: Candidates, visibility: Visibility) => {
-				const statement = chunkTextStatement(scope, query, words, candidates, visibility)
+				const statement = chunkTextStatement(scope, query, words, candidates, visibility, common)
 				return db().query<TextRow & Row>(statement.text, statement.params)
 			}
 			const rows = await largeScopes.search(
@@ -132,6 +135,7 @@ export function chunkTextStatement(
 	words: string[],
 	candidates: Candidates,
 	visibility: Visibility,
+	common: string[] = [],
 ): Statement {
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params, visibility)
@@ -140,9 +144,8 @@ export function chunkTextStatement(
 	const union = textCandidates(
 		params,
 		candidates,
-		{ words, limit: query.limit },
+		{ words, limit: query.limit, common },
 		{
-			table: 'chunks',
 			alias: 'c',
 			from,
 			where,

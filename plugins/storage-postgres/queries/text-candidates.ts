@@ -119,28 +119,21 @@ function scans(candidates: Candidates, words: string[], limit: number): TextScan
 }
 
 /**
- * The postings of a word's GIN entry above which its own tier is left out once the tiers of several words have found
- * enough rows: a bitmap of them all is built before the tier's cut applies (about 0.3 ms per 1,000 at 1M chunks).
- */
-const COMMON_POSTINGS = 10_000
-
-/**
- * The candidate set as a UNION of scans over `from` (the row alias `alias`, of `table`) restricted by `where`, each
- * row with its id and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`.
- * Words are reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
+ * The candidate set as a UNION of scans over `from` (the row alias `alias`) restricted by `where`, each row with its id
+ * and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`. Words are
+ * reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  *
  * GIN reads every posting of the words before a tier's cut applies, which for common words costs far more than the
  * rows kept. Rows holding more of the words rank first, so once the tiers of more words have found as many rows as a
- * tier would take, it is left out: an "at least k" tier, and the tier of a word the table's statistics count more
- * than COMMON_POSTINGS of (a rare word's tier always runs: its rows may hold no other word). Each gate is a one-time
- * filter; a closed tier reads nothing.
+ * tier would take, it is left out: an "at least k" tier, and the tier of a word whose lexeme is `common` (the table's
+ * statistics count it often, common-lexemes.ts; a rare word's tier always runs: its rows may hold no other word).
+ * Each gate is a one-time filter; a closed tier reads nothing.
  */
 export function textCandidates(
 	params: Params,
 	candidates: Candidates,
-	{ words, limit }: { words: string[]; limit: number },
+	{ words, limit, common }: { words: string[]; limit: number; common: string[] },
 	rows: {
-		table: 'chunks' | 'memories'
 		alias: string
 		from: string
 		where: string
@@ -165,25 +158,21 @@ export function textCandidates(
 		(textScan, i) =>
 			`tier${i} AS MATERIALIZED (${scan(textScan, i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`)})`,
 	)
-	// Whether the tiers of several words found as many rows as the first of them takes (one count for every word tier),
-	// and which of the words the table's statistics count as common (read only when they have).
-	named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
-	named.push(`common AS MATERIALIZED (${commonLexemes(params, rows.table, words)})`)
+	// The single words' tiers that may be left out: each when its word's lexeme is common and several words found enough.
+	const gated = common.length > 0 ? scanned.filter((scan) => scan.kind === 'one' && !scan.query.includes(' ')) : []
+	if (gated.length > 0) {
+		named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
+	}
+	const commonLexemes = gated.length > 0 ? params.add(common) : ''
 	const ones = scanned
 		.filter((textScan) => textScan.kind === 'one')
 		.map((textScan) => {
-			if (textScan.query.includes(' ')) return `(${scan(textScan)})`
+			if (!gated.includes(textScan)) return `(${scan(textScan)})`
 			const lexeme = `(tsvector_to_array(to_tsvector('english', ${params.add(textScan.query)})))[1]`
-			return `(${scan(textScan, ` AND NOT ((SELECT enough FROM several) AND ${lexeme} = ANY((SELECT lexemes FROM common)::text[]))`)})`
+			return `(${scan(textScan, ` AND NOT ((SELECT enough FROM several) AND ${lexeme} = ANY(${commonLexemes}::text[]))`)})`
 		})
 	return `WITH ${named.join(',\n')}
 		${[...several.map((_, i) => `SELECT * FROM tier${i}`), ...ones].join(' UNION ')}`
-}
-
-/** The lexemes of `words` that `table`'s statistics count more than COMMON_POSTINGS of (schema-common-lexemes.ts). */
-function commonLexemes(params: Params, table: 'chunks' | 'memories', words: string[]): string {
-	const lexemes = `tsvector_to_array(to_tsvector('english', ${params.add(words.join(' '))}))`
-	return `SELECT common_lexemes('${table}'::regclass, ${lexemes}, ${params.add(COMMON_POSTINGS)}) AS lexemes`
 }
 
 /** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
