@@ -116,39 +116,42 @@ export async function expectShortTierOpensTheNext(driver: Driver) {
 }
 
 /**
- * Once the tiers of several words have found as many rows as they take, the tier of a word the table's statistics
- * count more than 10,000 postings of is left out; a rare word's tier still runs. The seeded table's statistics are
- * scaled to a million rows (so every seeded word counts a million), and restored by an ANALYZE.
+ * Runs `check` with the chunks table's statistics scaled to a million rows (so every seeded word counts a million
+ * postings), restored by an ANALYZE after.
  */
-export async function expectCommonWordTierClosed(driver: Driver) {
-	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
-	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
+async function withMillionRowStatistics(driver: Driver, check: () => Promise<void>) {
 	await driver.db.exec(`UPDATE pg_class SET reltuples = 1000000 WHERE oid = 'chunks'::regclass`)
 	try {
-		const hits = await stores.search.chunksByText(scope, query)
-		const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
-		// All three words (none), at least two (50 rows, its cut), then "common" and "words" (closed) and "zanzibar" (1).
-		expect(tierScans(plans.text!)).toEqual([0, 50, null, null, 1])
-		expect(hits).toHaveLength(10)
+		await check()
 	} finally {
 		await driver.db.exec('ANALYZE chunks')
 	}
 }
 
 /**
- * A search reads the common lexemes in the background, never waiting for them: none at first, then the table's own
- * (its statistics scaled to a million rows as above, restored by an ANALYZE).
+ * Once the tiers of several words have found as many rows as they take, the tier of a word the table's statistics
+ * count more than 10,000 postings of is left out; a rare word's tier still runs.
  */
+export async function expectCommonWordTierClosed(driver: Driver) {
+	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
+	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
+	await withMillionRowStatistics(driver, async () => {
+		const hits = await stores.search.chunksByText(scope, query)
+		const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
+		// All three words (none), at least two (50 rows, its cut), then "common" and "words" (closed) and "zanzibar" (1).
+		expect(tierScans(plans.text!)).toEqual([0, 50, null, null, 1])
+		expect(hits).toHaveLength(10)
+	})
+}
+
+/** A search reads the common lexemes in the background, never waiting for them: none at first, then the table's own. */
 export async function expectCommonLexemesReadInBackground(driver: Driver) {
 	await seed(driver, PLAIN_RANK_ROWS + 100)
-	await driver.db.exec(`UPDATE pg_class SET reltuples = 1000000 WHERE oid = 'chunks'::regclass`)
-	try {
-		const lexemes = new CommonLexemes(() => driver.db)
-		expect(lexemes.of('chunks')).toEqual([])
-		await lexemes.settled('chunks')
-		expect(lexemes.of('chunks')).toEqual(expect.arrayContaining(['common', 'word']))
-		expect(lexemes.of('chunks')).not.toContain('zanzibar')
-	} finally {
-		await driver.db.exec('ANALYZE chunks')
-	}
+	await withMillionRowStatistics(driver, async () => {
+		const lexemes = new CommonLexemes(() => driver.db, 'chunks')
+		expect(lexemes.now()).toEqual([])
+		await lexemes.settled()
+		expect(lexemes.now()).toEqual(expect.arrayContaining(['common', 'word']))
+		expect(lexemes.now()).not.toContain('zanzibar')
+	})
 }

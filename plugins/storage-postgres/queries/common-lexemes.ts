@@ -27,34 +27,39 @@ export async function readCommonLexemes(db: Db, table: TextTable): Promise<strin
 }
 
 /**
- * Each table's common lexemes for the full-text search (text-candidates.ts), read at most once a minute and in the
+ * A table's common lexemes for the full-text search (text-candidates.ts), read at most once a minute and in the
  * background: a search never waits for the statistics (read inline, the pg_stats view cost every search 0.6 ms), and
  * until the first read, or when one fails, it knows none, which costs time and never a candidate.
  */
 export class CommonLexemes {
-	private readonly known = new Map<TextTable, { lexemes: string[]; readAt: number }>()
-	private readonly reading = new Map<TextTable, Promise<void>>()
+	private known: { lexemes: string[]; readAt: number } | undefined
+	private reading: Promise<void> | undefined
 
-	constructor(private readonly db: () => Db) {}
+	constructor(
+		private readonly db: () => Db,
+		private readonly table: TextTable,
+	) {}
 
 	/** The lexemes as last read; starts a read when there is none or it is older than a minute. */
-	of(table: TextTable): string[] {
-		const entry = this.known.get(table)
-		if (!entry || performance.now() - entry.readAt > MAX_AGE_MS) this.read(table)
-		return entry?.lexemes ?? []
+	now(): string[] {
+		if (!this.known || performance.now() - this.known.readAt > MAX_AGE_MS) this.read()
+		return this.known?.lexemes ?? []
 	}
 
-	/** Settles when the read in flight for `table` (if any) has. */
-	async settled(table: TextTable): Promise<void> {
-		await this.reading.get(table)
+	/** Settles when the read in flight (if any) has. */
+	async settled(): Promise<void> {
+		await this.reading
 	}
 
-	private read(table: TextTable): void {
-		if (this.reading.has(table)) return
-		const reading = readCommonLexemes(this.db(), table)
-			.then((lexemes) => void this.known.set(table, { lexemes, readAt: performance.now() }))
+	private read(): void {
+		if (this.reading) return
+		this.reading = readCommonLexemes(this.db(), this.table)
+			.then((lexemes) => {
+				this.known = { lexemes, readAt: performance.now() }
+			})
 			.catch(() => {})
-			.finally(() => this.reading.delete(table))
-		this.reading.set(table, reading)
+			.finally(() => {
+				this.reading = undefined
+			})
 	}
 }

@@ -29,7 +29,7 @@ export function vectorScanSettings(options: { efSearch?: number } = {}): LocalSe
 
 export function searchStore(db: () => Db): SearchStore {
 	const largeScopes = new LargeScopes()
-	const commonLexemes = new CommonLexemes(db)
+	const commonLexemes = new CommonLexemes(db, 'chunks')
 	return {
 		async chunksByVector(scope, query) {
 			if (query.limit <= 0) return []
@@ -52,8 +52,7 @@ export function searchStore(db: () => Db): SearchStore {
 		async chunksByText(scope, query) {
 			const words = queryWords(query.terms)
 			if (query.limit <= 0 || words.length === 0) return []
-			const common = commonLexemes.of('chunks')
-			const run = <Row>(candidates: Candidates, visibility: Visibility) => {
+			const run = <Row>(candidates: Candidates, visibility: Visibility, common: string[] = []) => {
 				const statement = chunkTextStatement(scope, query, words, candidates, visibility, common)
 				return db().query<TextRow & Row>(statement.text, statement.params)
 			}
@@ -61,7 +60,10 @@ export function searchStore(db: () => Db): SearchStore {
 				scopeKey(scope, query),
 				// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
 				() => publishedRows(async (visibility) => plainAnswer(await run<{ matched: number }>('plain', visibility))),
-				() => publishedRows((visibility) => run('tiers', visibility)),
+				() => {
+					const common = commonLexemes.now()
+					return publishedRows((visibility) => run('tiers', visibility, common))
+				},
 			)
 			return rows.map(
 				(row): TextHit => ({ chunkId: row.id, documentId: row.document_id, rank: row.rank, coverage: row.coverage }),

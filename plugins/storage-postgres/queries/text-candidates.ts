@@ -158,21 +158,21 @@ export function textCandidates(
 		(textScan, i) =>
 			`tier${i} AS MATERIALIZED (${scan(textScan, i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`)})`,
 	)
-	// The single words' tiers that may be left out: each when its word's lexeme is common and several words found enough.
-	const gated = common.length > 0 ? scanned.filter((scan) => scan.kind === 'one' && !scan.query.includes(' ')) : []
+	// A single word's tier may be left out when its lexeme is common and the tiers of several words found enough (not
+	// the tier of the words past MAX_WORD_TIERS together).
+	const ones = scanned.filter((textScan) => textScan.kind === 'one')
+	const gated = common.length > 0 ? ones.filter((textScan) => !textScan.query.includes(' ')) : []
 	if (gated.length > 0) {
 		named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
 	}
 	const commonLexemes = gated.length > 0 ? params.add(common) : ''
-	const ones = scanned
-		.filter((textScan) => textScan.kind === 'one')
-		.map((textScan) => {
-			if (!gated.includes(textScan)) return `(${scan(textScan)})`
-			const lexeme = `(tsvector_to_array(to_tsvector('english', ${params.add(textScan.query)})))[1]`
-			return `(${scan(textScan, ` AND NOT ((SELECT enough FROM several) AND ${lexeme} = ANY(${commonLexemes}::text[]))`)})`
-		})
+	const oneScans = ones.map((textScan) => {
+		if (!gated.includes(textScan)) return `(${scan(textScan)})`
+		const lexeme = `(tsvector_to_array(to_tsvector('english', ${params.add(textScan.query)})))[1]`
+		return `(${scan(textScan, ` AND NOT ((SELECT enough FROM several) AND ${lexeme} = ANY(${commonLexemes}::text[]))`)})`
+	})
 	return `WITH ${named.join(',\n')}
-		${[...several.map((_, i) => `SELECT * FROM tier${i}`), ...ones].join(' UNION ')}`
+		${[...several.map((_, i) => `SELECT * FROM tier${i}`), ...oneScans].join(' UNION ')}`
 }
 
 /** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
