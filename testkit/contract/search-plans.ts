@@ -1,6 +1,7 @@
 import { expect } from 'bun:test'
+import type { Scope } from '../../core/index.ts'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
-import { CommonLexemes } from '../../plugins/storage-postgres/queries/common-lexemes.ts'
+import { CommonWords } from '../../plugins/storage-postgres/queries/common-words.ts'
 import { searchPlans, storesOver } from '../../plugins/storage-postgres/queries/index.ts'
 import { PLAIN_RANK_ROWS } from '../../plugins/storage-postgres/queries/text-candidates.ts'
 import { newDocument, vec } from './storage.contract.ts'
@@ -116,11 +117,11 @@ export async function expectShortTierOpensTheNext(driver: Driver) {
 }
 
 /**
- * Runs `check` with the chunks table's statistics scaled to a million rows (so every seeded word counts a million
+ * Runs `check` with the chunks table's statistics scaled to `rows` rows (a million: every seeded word counts a million
  * postings), restored by an ANALYZE after.
  */
-async function withMillionRowStatistics(driver: Driver, check: () => Promise<void>) {
-	await driver.db.exec(`UPDATE pg_class SET reltuples = 1000000 WHERE oid = 'chunks'::regclass`)
+async function withStatisticsScaledTo(driver: Driver, rows: number, check: () => Promise<void>) {
+	await driver.db.exec(`UPDATE pg_class SET reltuples = ${rows} WHERE oid = 'chunks'::regclass`)
 	try {
 		await check()
 	} finally {
@@ -129,29 +130,57 @@ async function withMillionRowStatistics(driver: Driver, check: () => Promise<voi
 }
 
 /**
+ * A search of the chunks for `terms`, limit 10: its hits (the store's common words may be unread yet) and the scans of
+ * its tiers with the common words read first (EXPLAIN ANALYZE).
+ */
+async function searchScans(driver: Driver, stores: ReturnType<typeof storesOver>, scope: Scope, terms: string[]) {
+	const query = { containerTags: null, vector: vec(1), terms, limit: 10 }
+	const hits = await stores.search.chunksByText(scope, query)
+	const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
+	return { hits, scans: tierScans(plans.text!) }
+}
+
+/**
  * Once the tiers of several words have found as many rows as they take, the tier of a word the table's statistics
  * count more than 10,000 postings of is left out; a rare word's tier still runs.
  */
 export async function expectCommonWordTierClosed(driver: Driver) {
 	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
-	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
-	await withMillionRowStatistics(driver, async () => {
-		const hits = await stores.search.chunksByText(scope, query)
-		const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' }, { analyze: true })
-		// All three words (none), at least two (50 rows, its cut), then "common" and "words" (closed) and "zanzibar" (1).
-		expect(tierScans(plans.text!)).toEqual([0, 50, null, null, 1])
+	await withStatisticsScaledTo(driver, 1_000_000, async () => {
+		const { hits, scans } = await searchScans(driver, stores, scope, ['common', 'words', 'zanzibar'])
+		// All three words (none), at least two with "zanzibar" (none), at least two of the common ones (50 rows, its
+		// cut), then "common" and "words" (closed) and "zanzibar" (1).
+		expect(scans).toEqual([0, 0, 50, null, null, 1])
 		expect(hits).toHaveLength(10)
 	})
 }
 
-/** A search reads the common lexemes in the background, never waiting for them: none at first, then the table's own. */
-export async function expectCommonLexemesReadInBackground(driver: Driver) {
+/**
+ * In an "at least k of the words" tier, the groups of common words only run after the groups holding a rarer word,
+ * and only while those fall short: "common & words" (in most chunks) is never read when the pairs with "quokka" (a
+ * tenth of the seeded chunks, under 10,000 postings at 90,000 rows) fill the cut.
+ */
+export async function expectCommonPairsAfterRarerPairs(driver: Driver) {
+	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100, undefined, (n) =>
+		n % 10 === 0 ? `quokka common ${n}` : `common words number ${n % 10}`,
+	)
+	await withStatisticsScaledTo(driver, 90_000, async () => {
+		const { hits, scans } = await searchScans(driver, stores, scope, ['common', 'words', 'quokka'])
+		// All three words (none), the pairs with "quokka" (60 rows, cut at 50), the pair of common words (closed),
+		// then "common" and "words" (closed) and "quokka" (50).
+		expect(scans).toEqual([0, 50, null, null, null, 50])
+		expect(hits).toHaveLength(10)
+	})
+}
+
+/** A reader of the common words finds none before the statistics are read, then the table's, and not a rare word. */
+export async function expectCommonWordsReadInBackground(driver: Driver) {
 	await seed(driver, PLAIN_RANK_ROWS + 100)
-	await withMillionRowStatistics(driver, async () => {
-		const lexemes = new CommonLexemes(() => driver.db, 'chunks')
-		expect(lexemes.now()).toEqual([])
-		await lexemes.settled()
-		expect(lexemes.now()).toEqual(expect.arrayContaining(['common', 'word']))
-		expect(lexemes.now()).not.toContain('zanzibar')
+	await withStatisticsScaledTo(driver, 1_000_000, async () => {
+		const common = new CommonWords(() => driver.db, 'chunks')
+		expect(await common.among(['Common', 'words', 'zanzibar'])).toEqual(new Set())
+		await common.settled()
+		// "words" is the lexeme "word": a word is matched by PostgreSQL's stemmer.
+		expect(await common.among(['Common', 'words', 'zanzibar'])).toEqual(new Set(['common', 'words']))
 	})
 }

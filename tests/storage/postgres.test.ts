@@ -8,7 +8,8 @@ import { connectionStorageContract } from '../../testkit/contract/connection-sto
 import { organizationContract } from '../../testkit/contract/organization.contract.ts'
 import {
 	expectBoundedCommonWordsSearch,
-	expectCommonLexemesReadInBackground,
+	expectCommonPairsAfterRarerPairs,
+	expectCommonWordsReadInBackground,
 	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
@@ -75,8 +76,12 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 			await expectCommonWordTierClosed(driver())
 		})
 
-		it('reads the common lexemes of the statistics in the background', async () => {
-			await expectCommonLexemesReadInBackground(driver())
+		it('runs the pairs of common words of a tier only while the pairs holding a rarer word fall short', async () => {
+			await expectCommonPairsAfterRarerPairs(driver())
+		})
+
+		it('reads which query words are common from the statistics in the background', async () => {
+			await expectCommonWordsReadInBackground(driver())
 		})
 	})
 

@@ -1,6 +1,6 @@
 import type { FormationResult, MemoryStore } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { CommonLexemes } from './common-lexemes.ts'
+import { CommonWords } from './common-words.ts'
 import { recordLines, repeatedLines } from './document-lines.ts'
 import { LargeScopes } from './large-scopes.ts'
 import {
@@ -31,7 +31,7 @@ export interface MemoryHooks {
 export function memoryStore(db: () => Db, hooks: MemoryHooks = {}): MemoryStore {
 	const large = new LargeContainers()
 	const largeScopes = new LargeScopes()
-	const commonLexemes = new CommonLexemes(db, 'memories')
+	const commonWords = new CommonWords(db, 'memories')
 	const written = async (results: FormationResult[] | null) => {
 		const count = (results ?? []).reduce((sum, result) => sum + result.created.length, 0)
 		if (count > 0) await hooks.written?.(count)
@@ -64,7 +64,7 @@ export function memoryStore(db: () => Db, hooks: MemoryHooks = {}): MemoryStore 
 		forget: (scope, containerTag, ids, how) => forgetMemories(db(), scope, containerTag, ids, how),
 		sampleVectors: (scope, containerTags, count) => sampleMemoryVectors(db(), scope, containerTags, count),
 		searchByVector: (scope, query) => memoriesByVector(db(), scope, query),
-		searchByText: (scope, query) => memoriesByText(db(), scope, query, largeScopes, commonLexemes),
+		searchByText: (scope, query) => memoriesByText(db(), scope, query, largeScopes, commonWords),
 		formingDocuments: (scope, containerTags, limit) => formingDocuments(db(), scope, containerTags, limit),
 		formationState: (documentId) => formationState(db(), documentId),
 		pendingContainers: (limit) => pendingContainers(db(), limit),

@@ -1,6 +1,6 @@
 import type { FormationProbe, MemorySearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { readCommonLexemes } from './common-lexemes.ts'
+import { readCommonWords } from './common-words.ts'
 import { contextParams, contextStatement, FORMATION_SCAN, INDEX_READ_PLANNER } from './memory-form.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
@@ -37,7 +37,7 @@ export async function memoryPlans(
 		vector: await explain(memoryVectorStatement(scope, query)),
 		text:
 			words.length > 0
-				? await explain(memoryTextStatement(scope, query, words, 'tiers', await readCommonLexemes(db, 'memories')))
+				? await explain(memoryTextStatement(scope, query, words, 'tiers', await readCommonWords(db, 'memories', words)))
 				: null,
 		facts: await explain({
 			text: `SELECT ${LINKABLE_COLUMNS} FROM memories m

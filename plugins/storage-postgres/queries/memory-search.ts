@@ -1,6 +1,6 @@
 import type { MemorySearchQuery, MemoryTextHit, MemoryVectorHit, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import type { CommonLexemes } from './common-lexemes.ts'
+import type { CommonWords } from './common-words.ts'
 import { filterSql } from './filters.ts'
 import { type LargeScopes, scopeKey } from './large-scopes.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
@@ -57,18 +57,18 @@ export async function memoriesByText(
 	scope: Scope,
 	query: MemorySearchQuery,
 	largeScopes: LargeScopes,
-	commonLexemes: CommonLexemes,
+	commonWords: CommonWords,
 ): Promise<MemoryTextHit[]> {
 	const words = queryWords(query.terms)
 	if (query.limit <= 0 || words.length === 0) return []
-	const run = <Row>(candidates: Candidates, common: string[] = []) => {
+	const run = <Row>(candidates: Candidates, common?: ReadonlySet<string>) => {
 		const statement = memoryTextStatement(scope, query, words, candidates, common)
 		return db.query<TextRow & Row>(statement.text, statement.params)
 	}
 	const rows = await largeScopes.search(
 		scopeKey(scope, query),
 		async () => plainAnswer(await run<{ matched: number }>('plain')),
-		() => run('tiers', commonLexemes.now()),
+		async () => run('tiers', await commonWords.among(words)),
 	)
 	return rows.map((row) => ({ memoryId: row.id, rank: row.rank, coverage: row.coverage }))
 }
@@ -110,7 +110,7 @@ export function memoryTextStatement(
 	query: MemorySearchQuery,
 	words: string[],
 	candidates: Candidates,
-	common: string[] = [],
+	common: ReadonlySet<string> = new Set(),
 ): Statement {
 	const params = new Params()
 	const where = searchScope(scope, query, params)

@@ -1,6 +1,6 @@
 import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
-import { readCommonLexemes } from './common-lexemes.ts'
+import { readCommonWords } from './common-words.ts'
 import type { Statement } from './params.ts'
 import { chunkTextStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
 import { setLocal } from './set-local.ts'
@@ -35,7 +35,7 @@ export async function searchPlans(
 		text:
 			words.length > 0
 				? await explain(
-						chunkTextStatement(scope, query, words, 'tiers', 'answer', await readCommonLexemes(db, 'chunks')),
+						chunkTextStatement(scope, query, words, 'tiers', 'answer', await readCommonWords(db, 'chunks', words)),
 					)
 				: null,
 	}

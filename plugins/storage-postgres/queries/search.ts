@@ -1,7 +1,7 @@
 import type { ChunkSearchQuery, Scope, SearchStore, TextHit, VectorHit } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { PUBLISHED } from './chunks.ts'
-import { CommonLexemes } from './common-lexemes.ts'
+import { CommonWords } from './common-words.ts'
 import { metadataConditions } from './document-conditions.ts'
 import { LargeScopes, scopeKey } from './large-scopes.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
@@ -29,7 +29,7 @@ export function vectorScanSettings(options: { efSearch?: number } = {}): LocalSe
 
 export function searchStore(db: () => Db): SearchStore {
 	const largeScopes = new LargeScopes()
-	const commonLexemes = new CommonLexemes(db, 'chunks')
+	const commonWords = new CommonWords(db, 'chunks')
 	return {
 		async chunksByVector(scope, query) {
 			if (query.limit <= 0) return []
@@ -52,7 +52,7 @@ export function searchStore(db: () => Db): SearchStore {
 		async chunksByText(scope, query) {
 			const words = queryWords(query.terms)
 			if (query.limit <= 0 || words.length === 0) return []
-			const run = <Row>(candidates: Candidates, visibility: Visibility, common: string[] = []) => {
+			const run = <Row>(candidates: Candidates, visibility: Visibility, common?: ReadonlySet<string>) => {
 				const statement = chunkTextStatement(scope, query, words, candidates, visibility, common)
 				return db().query<TextRow & Row>(statement.text, statement.params)
 			}
@@ -60,8 +60,8 @@ export function searchStore(db: () => Db): SearchStore {
 				scopeKey(scope, query),
 				// A scope with more matches than one scan ranks goes to the match tiers: no second run here.
 				() => publishedRows(async (visibility) => plainAnswer(await run<{ matched: number }>('plain', visibility))),
-				() => {
-					const common = commonLexemes.now()
+				async () => {
+					const common = await commonWords.among(words)
 					return publishedRows((visibility) => run('tiers', visibility, common))
 				},
 			)
@@ -137,7 +137,7 @@ export function chunkTextStatement(
 	words: string[],
 	candidates: Candidates,
 	visibility: Visibility,
-	common: string[] = [],
+	common: ReadonlySet<string> = new Set(),
 ): Statement {
 	const params = new Params()
 	const { from, where } = chunkScope(scope, query, params, visibility)

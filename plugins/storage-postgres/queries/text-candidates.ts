@@ -43,24 +43,40 @@ const STOPWORDS = new Set(
 /**
  * The tsquery texts (with how many of the words each match needs) whose matches, each cut, make the candidate set
  * of a full-text search, from the most to the least demanding: all the words; at least k of them for k from one
- * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups); then each word alone (the first
+ * fewer down to two (as long as that takes at most MAX_COMBINATIONS AND groups), the groups holding a word not in
+ * `common` first and the groups of `common` words only after them; then each word alone (the first
  * MAX_WORD_TIERS - 1; the rest together). Stopwords are left out of the tiers (PostgreSQL's english configuration
  * drops them anyway).
  */
-export function matchTiers(words: string[]): { query: string; words: number }[] {
+export function matchTiers(
+	words: string[],
+	common: ReadonlySet<string> = new Set(),
+): { query: string; words: number; common: boolean }[] {
 	const content = [...new Set(words.map((word) => word.toLowerCase()))].filter((word) => !STOPWORDS.has(word))
 	const tierWords = content.length > 0 ? content : words
-	const tiers: { query: string; words: number }[] = []
-	if (tierWords.length > 1) tiers.push({ query: tierWords.join(' & '), words: tierWords.length })
+	const tiers: { query: string; words: number; common: boolean }[] = []
+	const tier = (groups: string[][], k: number) => {
+		if (groups.length === 0) return
+		const query =
+			groups.length === 1 ? groups[0]!.join(' & ') : groups.map((group) => `(${group.join(' & ')})`).join(' | ')
+		tiers.push({ query, words: k, common: groups.every(ofCommon) })
+	}
+	const ofCommon = (group: string[]) => group.every((word) => common.has(word))
+	if (tierWords.length > 1) tier([tierWords], tierWords.length)
 	for (let k = tierWords.length - 1; k >= 2; k--) {
 		const groups = combinations(tierWords, k, MAX_COMBINATIONS + 1)
 		if (groups.length <= MAX_COMBINATIONS) {
-			tiers.push({ query: groups.map((group) => `(${group.join(' & ')})`).join(' | '), words: k })
+			tier(
+				groups.filter((group) => !ofCommon(group)),
+				k,
+			)
+			tier(groups.filter(ofCommon), k)
 		}
 	}
 	const alone = tierWords.slice(0, MAX_WORD_TIERS - 1)
-	tiers.push(...alone.map((word) => ({ query: word, words: 1 })))
-	if (tierWords.length > alone.length) tiers.push({ query: tierWords.slice(alone.length).join(' | '), words: 1 })
+	for (const word of alone) tier([[word]], 1)
+	const rest = tierWords.slice(alone.length)
+	if (rest.length > 0) tiers.push({ query: rest.join(' | '), words: 1, common: rest.every((word) => common.has(word)) })
 	return tiers
 }
 
@@ -100,21 +116,25 @@ export type Candidates = 'plain' | 'tiers'
 /**
  * A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. `all`
  * is the tier of all the words, `some` an "at least k of the words" tier, `one` a tier of one word (or, past
- * MAX_WORD_TIERS, of the remaining words together) or the plain scan.
+ * MAX_WORD_TIERS, of the remaining words together) or the plain scan; `common` when it holds common words only.
  */
 interface TextScan {
 	query: string
 	rows: number
 	kind: 'all' | 'some' | 'one'
+	common: boolean
 }
 
-function scans(candidates: Candidates, words: string[], limit: number): TextScan[] {
+function scans(candidates: Candidates, words: string[], limit: number, common: ReadonlySet<string>): TextScan[] {
 	// The plain scan is cut one past PLAIN_RANK_ROWS, so that a larger scope shows.
-	if (candidates === 'plain') return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1, kind: 'one' }]
-	return matchTiers(words).map((tier, i) => ({
+	if (candidates === 'plain') {
+		return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1, kind: 'one', common: false }]
+	}
+	return matchTiers(words, common).map((tier, i) => ({
 		query: tier.query,
 		rows: Math.max(tier.words > 1 ? limit : Math.ceil(limit / 2), MIN_TIER_ROWS),
 		kind: tier.words === 1 ? 'one' : i === 0 ? 'all' : 'some',
+		common: tier.common,
 	}))
 }
 
@@ -123,16 +143,17 @@ function scans(candidates: Candidates, words: string[], limit: number): TextScan
  * and `columns` (a `rank` at least, given the tsquery of any of the words), to be named `candidates`. Words are
  * reduced to letters and digits, so the tsquery texts can only hold words, parentheses, ' & ' and ' | '.
  *
- * GIN reads every posting of the words before a tier's cut applies, which for common words costs far more than the
- * rows kept. Rows holding more of the words rank first, so once the tiers of more words have found as many rows as a
- * tier would take, it is left out: an "at least k" tier, and the tier of a word whose lexeme is `common` (the table's
- * statistics count it often, common-lexemes.ts; a rare word's tier always runs: its rows may hold no other word).
- * Each gate is a one-time filter; a closed tier reads nothing.
+ * GIN reads every posting of the words a match needs one of before a tier's cut applies, which for `common` words
+ * (the table's statistics count them often, common-words.ts) costs far more than the rows kept. Rows holding more of
+ * the words rank first, so once the tiers of more words have found as many rows as a tier would take, it is left
+ * out: an "at least k" tier (whose groups of common words only come after the groups holding a rarer word), and the
+ * tier of a common word (a rare word's tier always runs: its rows may hold no other word). Each gate is a one-time
+ * filter; a closed tier reads nothing.
  */
 export function textCandidates(
 	params: Params,
 	candidates: Candidates,
-	{ words, limit, common }: { words: string[]; limit: number; common: string[] },
+	{ words, limit, common }: { words: string[]; limit: number; common: ReadonlySet<string> },
 	rows: {
 		alias: string
 		from: string
@@ -146,7 +167,7 @@ export function textCandidates(
 	const scan = (textScan: TextScan, gate = '') => `SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
 			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(textScan.query)}) AND ${rows.where}${gate}
 			LIMIT ${cut(textScan.rows)}`
-	const scanned = scans(candidates, words, limit)
+	const scanned = scans(candidates, words, limit, common)
 	const several = scanned.filter((textScan) => textScan.kind !== 'one')
 	if (several.length === 0) return scanned.map((textScan) => `(${scan(textScan)})`).join(' UNION ')
 	const found = (tiers: number) =>
@@ -158,19 +179,13 @@ export function textCandidates(
 		(textScan, i) =>
 			`tier${i} AS MATERIALIZED (${scan(textScan, i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`)})`,
 	)
-	// A single word's tier may be left out when its lexeme is common and the tiers of several words found enough (not
-	// the tier of the words past MAX_WORD_TIERS together).
 	const ones = scanned.filter((textScan) => textScan.kind === 'one')
-	const gated = common.length > 0 ? ones.filter((textScan) => !textScan.query.includes(' ')) : []
-	if (gated.length > 0) {
+	if (ones.some((textScan) => textScan.common)) {
 		named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
 	}
-	const commonLexemes = gated.length > 0 ? params.add(common) : ''
-	const oneScans = ones.map((textScan) => {
-		if (!gated.includes(textScan)) return `(${scan(textScan)})`
-		const lexeme = `(tsvector_to_array(to_tsvector('english', ${params.add(textScan.query)})))[1]`
-		return `(${scan(textScan, ` AND NOT ((SELECT enough FROM several) AND ${lexeme} = ANY(${commonLexemes}::text[]))`)})`
-	})
+	const oneScans = ones.map(
+		(textScan) => `(${scan(textScan, textScan.common ? ' AND NOT (SELECT enough FROM several)' : '')})`,
+	)
 	return `WITH ${named.join(',\n')}
 		${[...several.map((_, i) => `SELECT * FROM tier${i}`), ...oneScans].join(' UNION ')}`
 }
