@@ -15,6 +15,7 @@ import {
 	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
+	expectRarerWordTierReadByIndex,
 	expectShortTierOpensTheNext,
 	seededSearchPlans,
 } from '../../testkit/contract/search-plans.ts'
@@ -95,6 +96,17 @@ describe('storage-postgres on embedded PGlite: query plans', () => {
 
 	it('runs the pairs of common words of a tier only while the pairs holding a rarer word fall short', async () => {
 		await expectCommonPairsAfterRarerPairs(driver)
+	})
+
+	it('reads the tier of a rarer word through the index, not the table in its stored order', async () => {
+		// A store of its own: the planner's choice here depends on every row of the table.
+		const own = await openPglite('memory://')
+		try {
+			await migrate(own.db, TEST_VECTOR_SPACE)
+			await expectRarerWordTierReadByIndex(own)
+		} finally {
+			await own.close()
+		}
 	})
 
 	it('reads which query words are common from the statistics in the background', async () => {
