@@ -13,6 +13,7 @@ import {
 	expectCommonWordTierClosed,
 	expectFilledTierClosesTheNext,
 	expectLargeScopeSearchedByTiers,
+	expectRarerWordTierReadByIndex,
 	expectShortTierOpensTheNext,
 	seededSearchPlans,
 } from '../../testkit/contract/search-plans.ts'
@@ -78,6 +79,10 @@ describePostgres('storage-postgres on PostgreSQL', () => {
 
 		it('runs the pairs of common words of a tier only while the pairs holding a rarer word fall short', async () => {
 			await expectCommonPairsAfterRarerPairs(driver())
+		})
+
+		it('reads the match tiers through the index, not the table in its stored order', async () => {
+			await expectRarerWordTierReadByIndex(driver())
 		})
 
 		it('reads which query words are common from the statistics in the background', async () => {

@@ -2,8 +2,8 @@ import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { readCommonWords } from './common-words.ts'
 import type { Statement } from './params.ts'
-import { chunkTextStatement, vectorScanSettings, vectorSearchStatement } from './search.ts'
-import { setLocal } from './set-local.ts'
+import { chunkTextStatement, TIER_SCANS, vectorScanSettings, vectorSearchStatement } from './search.ts'
+import { type LocalSettings, queryWith } from './set-local.ts'
 import { queryWords } from './text-candidates.ts'
 
 /**
@@ -18,24 +18,27 @@ export async function searchPlans(
 	settings: Record<string, string> = {},
 	options: { analyze?: boolean; buffers?: boolean } = {},
 ): Promise<{ vector: string; text: string | null }> {
-	const explain = (statement: Statement) =>
-		db.transaction(async (tx) => {
-			await setLocal(tx, { ...vectorScanSettings(), ...settings })
-			const rows = await tx.query<{ 'QUERY PLAN': string }>(
-				`EXPLAIN ${options.analyze ? `(ANALYZE${options.buffers ? ', BUFFERS' : ''}) ` : ''}${statement.text}`,
-				statement.params,
-			)
-			return rows.map((row) => row['QUERY PLAN']).join('\n')
-		})
+	const explain = async (statement: Statement, own: LocalSettings) => {
+		const rows = await queryWith<{ 'QUERY PLAN': string }>(
+			db,
+			{ ...own, ...settings },
+			{
+				text: `EXPLAIN ${options.analyze ? `(ANALYZE${options.buffers ? ', BUFFERS' : ''}) ` : ''}${statement.text}`,
+				params: statement.params,
+			},
+		)
+		return rows.map((row) => row['QUERY PLAN']).join('\n')
+	}
 	// The statements a search runs first (publication checked on the answer; see publishedRows); for full text, the
 	// match tiers of a scope with more matches than one scan ranks (PLAIN_RANK_ROWS).
 	const words = queryWords(query.terms)
 	return {
-		vector: await explain(vectorSearchStatement(scope, query, 'answer')),
+		vector: await explain(vectorSearchStatement(scope, query, 'answer'), vectorScanSettings()),
 		text:
 			words.length > 0
 				? await explain(
 						chunkTextStatement(scope, query, words, 'tiers', 'answer', await readCommonWords(db, 'chunks', words)),
+						TIER_SCANS,
 					)
 				: null,
 	}

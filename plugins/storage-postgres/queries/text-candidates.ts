@@ -164,42 +164,30 @@ export function textCandidates(
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
 	const anyWord = `to_tsquery('english', ${params.add(words.join(' | '))})`
-	const matches = (textScan: TextScan, gate = '') => `SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
-			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(textScan.query)}) AND ${rows.where}${gate}`
+	const scan = (textScan: TextScan, gate = '') => `SELECT ${rows.alias}.id, ${rows.columns(anyWord)}
+			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(textScan.query)}) AND ${rows.where}${gate}
+			LIMIT ${cut(textScan.rows)}`
 	const scanned = scans(candidates, words, limit, common)
-	if (candidates === 'plain') return `${matches(scanned[0]!)} LIMIT ${cut(scanned[0]!.rows)}`
-	const named: string[] = []
-	// Planned for its first rows (the LIMIT), a scan of a rarer word's matches can take the table in its physical
-	// order and read thousands of other containers' rows before its own: it is planned for all its rows (a bitmap of
-	// the postings) in a CTE of its own, which the LIMIT outside still stops early. A common word's bitmap costs more
-	// than most orders of the table: its scan is planned for the LIMIT.
-	const cutScan = (name: string, textScan: TextScan, gate = '') => {
-		if (textScan.common) return `(${matches(textScan, gate)} LIMIT ${cut(textScan.rows)})`
-		named.push(`${name} AS MATERIALIZED (${matches(textScan, gate)})`)
-		return `(SELECT * FROM ${name} LIMIT ${cut(textScan.rows)})`
-	}
 	const several = scanned.filter((textScan) => textScan.kind !== 'one')
-	const ones = scanned.filter((textScan) => textScan.kind === 'one')
+	if (several.length === 0) return scanned.map((textScan) => `(${scan(textScan)})`).join(' UNION ')
 	const found = (tiers: number) =>
 		`(SELECT count(*) FROM (${several
 			.slice(0, tiers)
 			.map((_, i) => `SELECT id FROM tier${i}`)
 			.join(' UNION ')}) AS found)`
-	several.forEach((textScan, i) => {
-		const gate = i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`
-		named.push(`tier${i} AS MATERIALIZED ${cutScan(`match${i}`, textScan, gate)}`)
-	})
-	const gatesOnes = several.length > 0 && ones.some((textScan) => textScan.common)
-	if (gatesOnes) {
+	const named = several.map(
+		(textScan, i) =>
+			`tier${i} AS MATERIALIZED (${scan(textScan, i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`)})`,
+	)
+	const ones = scanned.filter((textScan) => textScan.kind === 'one')
+	if (ones.some((textScan) => textScan.common)) {
 		named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
 	}
-	const union = [
-		...several.map((_, i) => `SELECT * FROM tier${i}`),
-		...ones.map((textScan, j) =>
-			cutScan(`one${j}`, textScan, gatesOnes && textScan.common ? ' AND NOT (SELECT enough FROM several)' : ''),
-		),
-	].join(' UNION ')
-	return named.length > 0 ? `WITH ${named.join(',\n')}\n\t\t${union}` : union
+	const oneScans = ones.map(
+		(textScan) => `(${scan(textScan, textScan.common ? ' AND NOT (SELECT enough FROM several)' : '')})`,
+	)
+	return `WITH ${named.join(',\n')}
+		${[...several.map((_, i) => `SELECT * FROM tier${i}`), ...oneScans].join(' UNION ')}`
 }
 
 /** With the plain candidate set, the column saying how many candidates there were (`matched`); else nothing. */
