@@ -1,4 +1,4 @@
-import { expect } from 'bun:test'
+import { expect, it } from 'bun:test'
 import type { Scope } from '../../core/index.ts'
 import type { Driver } from '../../plugins/storage-postgres/db.ts'
 import { CommonWords } from '../../plugins/storage-postgres/queries/common-words.ts'
@@ -33,7 +33,7 @@ async function seed(
 }
 
 /** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
-export async function seededSearchPlans(driver: Driver) {
+async function seededSearchPlans(driver: Driver) {
 	const { scope } = await seed(driver)
 	const query = { containerTags: null, vector: vec(1), terms: ['zanzibar'], limit: 10 }
 	return searchPlans(driver.db, scope, query, { enable_seqscan: 'off' })
@@ -44,7 +44,7 @@ export async function seededSearchPlans(driver: Driver) {
  * each Bitmap Heap Scan of the search read from the table (EXPLAIN ANALYZE).
  */
 /** A search for words most seeded chunks hold ranks a bounded candidate set: a few index-cut tiers, not every match. */
-export async function expectBoundedCommonWordsSearch(driver: Driver) {
+async function expectBoundedCommonWordsSearch(driver: Driver) {
 	const { stores, scope } = await seed(driver)
 	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
 	const hits = await stores.search.chunksByText(scope, query)
@@ -63,7 +63,7 @@ export async function expectBoundedCommonWordsSearch(driver: Driver) {
  * A scope with more full-text matches than one scan ranks (PLAIN_RANK_ROWS) is searched by the match tiers, on its
  * first search and after: they find the one chunk holding both words, stored past the cut of the scan.
  */
-export async function expectLargeScopeSearchedByTiers(driver: Driver) {
+async function expectLargeScopeSearchedByTiers(driver: Driver) {
 	const count = PLAIN_RANK_ROWS + 100
 	const rare = { at: count - 50, content: 'common zanzibar' }
 	const { stores, scope, document } = await seed(driver, count, rare)
@@ -87,7 +87,7 @@ function tierScans(plan: string): (number | null)[] {
  * When the tier of all the words fills its cut, the "at least k of the words" tier after it reads nothing: three words
  * every chunk holds, so the tiers are all three (full), at least two (closed) and each word alone.
  */
-export async function expectFilledTierClosesTheNext(driver: Driver) {
+async function expectFilledTierClosesTheNext(driver: Driver) {
 	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
 	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'number'], limit: 10 }
 	const hits = await stores.search.chunksByText(scope, query)
@@ -103,7 +103,7 @@ export async function expectFilledTierClosesTheNext(driver: Driver) {
  * While the tiers before it fall short of its cut, an "at least k" tier runs: the one chunk holding two common words
  * (stored past the cut of each word's own tier) is found by it, and ranks first.
  */
-export async function expectShortTierOpensTheNext(driver: Driver) {
+async function expectShortTierOpensTheNext(driver: Driver) {
 	const count = PLAIN_RANK_ROWS + 100
 	const rare = { at: count - 50, content: 'alpha beta' }
 	const { stores, scope, document } = await seed(driver, count, rare, (n) =>
@@ -144,7 +144,7 @@ async function searchScans(driver: Driver, stores: ReturnType<typeof storesOver>
  * Once the tiers of several words have found as many rows as they take, the tier of a word the table's statistics
  * count more than 10,000 postings of is left out; a rare word's tier still runs.
  */
-export async function expectCommonWordTierClosed(driver: Driver) {
+async function expectCommonWordTierClosed(driver: Driver) {
 	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100)
 	await withStatisticsScaledTo(driver, 1_000_000, async () => {
 		const { hits, scans } = await searchScans(driver, stores, scope, ['common', 'words', 'zanzibar'])
@@ -160,7 +160,7 @@ export async function expectCommonWordTierClosed(driver: Driver) {
  * and only while those fall short: "common & words" (in most chunks) is never read when the pairs with "quokka" (a
  * tenth of the seeded chunks, under 10,000 postings at 90,000 rows) fill the cut.
  */
-export async function expectCommonPairsAfterRarerPairs(driver: Driver) {
+async function expectCommonPairsAfterRarerPairs(driver: Driver) {
 	const { stores, scope } = await seed(driver, PLAIN_RANK_ROWS + 100, undefined, (n) =>
 		n % 10 === 0 ? `quokka common ${n}` : `common words number ${n % 10}`,
 	)
@@ -178,7 +178,7 @@ export async function expectCommonPairsAfterRarerPairs(driver: Driver) {
  * container stored first and "quokka" in a twentieth of the 12,000 rows searched, a tier planned for its first 50 rows
  * took the table in its stored order and read the other container's rows before any of its own.
  */
-export async function expectRarerWordTierReadByIndex(driver: Driver) {
+async function expectRarerWordTierReadByIndex(driver: Driver) {
 	const stores = storesOver(() => driver.db)
 	const scope = { orgId: (await stores.orgs.create(`ordered-${crypto.randomUUID()}`)).id }
 	const { document } = await stores.documents.upsert(scope, newDocument())
@@ -204,7 +204,7 @@ export async function expectRarerWordTierReadByIndex(driver: Driver) {
 }
 
 /** A reader of the common words finds none before the statistics are read, then the table's, and not a rare word. */
-export async function expectCommonWordsReadInBackground(driver: Driver) {
+async function expectCommonWordsReadInBackground(driver: Driver) {
 	await seed(driver, PLAIN_RANK_ROWS + 100)
 	await withStatisticsScaledTo(driver, 1_000_000, async () => {
 		const common = new CommonWords(() => driver.db, 'chunks')
@@ -212,5 +212,46 @@ export async function expectCommonWordsReadInBackground(driver: Driver) {
 		await common.settled()
 		// "words" is the lexeme "word": a word is matched by PostgreSQL's stemmer.
 		expect(await common.among(['Common', 'words', 'zanzibar'])).toEqual(new Set(['common', 'words']))
+	})
+}
+
+/** The query-plan tests of the search statements, for a driver (read inside each test) on a migrated database. */
+export function searchPlansContract(driver: () => Driver): void {
+	it('searches with the HNSW index and the full-text GIN index', async () => {
+		const plans = await seededSearchPlans(driver())
+		expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
+		expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
+	})
+
+	it('reads a bounded number of rows for words that most chunks hold', async () => {
+		await expectBoundedCommonWordsSearch(driver())
+	})
+
+	it('searches a scope with more matches than one scan ranks by the match tiers', async () => {
+		await expectLargeScopeSearchedByTiers(driver())
+	})
+
+	it('skips an "at least k of the words" tier once the tiers before it filled its cut', async () => {
+		await expectFilledTierClosesTheNext(driver())
+	})
+
+	it('runs an "at least k of the words" tier while the tiers before it fall short', async () => {
+		await expectShortTierOpensTheNext(driver())
+	})
+
+	it('skips the tier of a word the statistics count as common once the tiers of several words filled', async () => {
+		await expectCommonWordTierClosed(driver())
+	})
+
+	it('runs the pairs of common words of a tier only while the pairs holding a rarer word fall short', async () => {
+		await expectCommonPairsAfterRarerPairs(driver())
+	})
+
+	it('reads the match tiers through the index, not the table in its stored order', async () => {
+		await expectRarerWordTierReadByIndex(driver())
+	})
+
+	it('reads which query words are common from the statistics in the background', async () => {
+		await expectCommonWordsReadInBackground(driver())
 	})
 }

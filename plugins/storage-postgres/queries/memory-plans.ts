@@ -1,12 +1,12 @@
 import type { FormationProbe, MemorySearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { readCommonWords } from './common-words.ts'
+import { explainWith } from './explain.ts'
 import { contextParams, contextStatement, FORMATION_SCAN, INDEX_READ_PLANNER } from './memory-form.ts'
 import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
 import { vectorScanSettings } from './search.ts'
-import { setLocal } from './set-local.ts'
 import { queryWords } from './text-candidates.ts'
 
 /**
@@ -24,14 +24,12 @@ export async function memoryPlans(
 	options: { analyze?: boolean } = {},
 ): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
 	const explain = (statement: Statement) =>
-		db.transaction(async (tx) => {
-			await setLocal(tx, { ...vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }), ...settings })
-			const rows = await tx.query<{ 'QUERY PLAN': string }>(
-				`EXPLAIN ${options.analyze ? '(ANALYZE) ' : ''}${statement.text}`,
-				statement.params,
-			)
-			return rows.map((row) => row['QUERY PLAN']).join('\n')
-		})
+		explainWith(
+			db,
+			{ ...vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }), ...settings },
+			statement,
+			options.analyze ? ['ANALYZE'] : [],
+		)
 	const words = queryWords(query.terms)
 	return {
 		vector: await explain(memoryVectorStatement(scope, query)),
@@ -65,12 +63,10 @@ export function formationReadPlan(
 	probe: FormationProbe,
 	near: 'exact' | 'index',
 ): Promise<string> {
-	return db.transaction(async (tx) => {
-		await setLocal(tx, { ...FORMATION_SCAN, ...(near === 'index' ? INDEX_READ_PLANNER : {}) })
-		const rows = await tx.query<{ 'QUERY PLAN': string }>(
-			`EXPLAIN (ANALYZE, COSTS OFF) ${contextStatement(near)}`,
-			contextParams(scope, containerTag, probe),
-		)
-		return rows.map((row) => row['QUERY PLAN']).join('\n')
-	})
+	return explainWith(
+		db,
+		{ ...FORMATION_SCAN, ...(near === 'index' ? INDEX_READ_PLANNER : {}) },
+		{ text: contextStatement(near), params: contextParams(scope, containerTag, probe) },
+		['ANALYZE', 'COSTS OFF'],
+	)
 }

@@ -6,7 +6,7 @@ import { type LargeScopes, scopeKey } from './large-scopes.ts'
 import { ACTIVE, memoryScope } from './memory-rows.ts'
 import { Params, type Statement, vectorParam } from './params.ts'
 import { vectorScanSettings } from './search.ts'
-import { setLocal } from './set-local.ts'
+import { queryWith } from './set-local.ts'
 import {
 	type Candidates,
 	lexemeCoverage,
@@ -18,11 +18,11 @@ import {
 
 export async function memoriesByVector(db: Db, scope: Scope, query: MemorySearchQuery): Promise<MemoryVectorHit[]> {
 	if (query.limit <= 0) return []
-	const statement = memoryVectorStatement(scope, query)
-	const rows = await db.transaction(async (tx) => {
-		await setLocal(tx, vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }))
-		return tx.query<{ id: string; similarity: number }>(statement.text, statement.params)
-	})
+	const rows = await queryWith<{ id: string; similarity: number }>(
+		db,
+		vectorScanSettings({ efSearch: MEMORY_EF_SEARCH }),
+		memoryVectorStatement(scope, query),
+	)
 	return rows.map((row) => ({ memoryId: row.id, similarity: row.similarity }))
 }
 

@@ -1,9 +1,10 @@
 import type { ChunkSearchQuery, Scope } from '../../../core/index.ts'
 import type { Db } from '../db.ts'
 import { readCommonWords } from './common-words.ts'
+import { explainWith } from './explain.ts'
 import type { Statement } from './params.ts'
 import { chunkTextStatement, TIER_SCANS, vectorScanSettings, vectorSearchStatement } from './search.ts'
-import { type LocalSettings, queryWith } from './set-local.ts'
+import type { LocalSettings } from './set-local.ts'
 import { queryWords } from './text-candidates.ts'
 
 /**
@@ -18,17 +19,13 @@ export async function searchPlans(
 	settings: Record<string, string> = {},
 	options: { analyze?: boolean; buffers?: boolean } = {},
 ): Promise<{ vector: string; text: string | null }> {
-	const explain = async (statement: Statement, own: LocalSettings) => {
-		const rows = await queryWith<{ 'QUERY PLAN': string }>(
+	const explain = (statement: Statement, own: LocalSettings) =>
+		explainWith(
 			db,
 			{ ...own, ...settings },
-			{
-				text: `EXPLAIN ${options.analyze ? `(ANALYZE${options.buffers ? ', BUFFERS' : ''}) ` : ''}${statement.text}`,
-				params: statement.params,
-			},
+			statement,
+			options.analyze ? ['ANALYZE', ...(options.buffers ? ['BUFFERS'] : [])] : [],
 		)
-		return rows.map((row) => row['QUERY PLAN']).join('\n')
-	}
 	// The statements a search runs first (publication checked on the answer; see publishedRows); for full text, the
 	// match tiers of a scope with more matches than one scan ranks (PLAIN_RANK_ROWS).
 	const words = queryWords(query.terms)

@@ -153,12 +153,7 @@ export function chunkTextStatement(
 		params,
 		candidates,
 		{ words, limit: query.limit, common },
-		{
-			alias: 'c',
-			from,
-			where,
-			columns: (anyWord) => `ts_rank_cd(c.tsv, ${anyWord}, 32)::float8 AS rank`,
-		},
+		{ alias: 'c', from, where, columns: (anyWord) => `ts_rank_cd(c.tsv, ${anyWord}, 32)::float8 AS rank` },
 	)
 	const text = `WITH candidates AS MATERIALIZED (${union})
 		SELECT c.id, c.document_id, best.rank,

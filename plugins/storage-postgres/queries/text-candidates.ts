@@ -76,7 +76,7 @@ export function matchTiers(
 	const alone = tierWords.slice(0, MAX_WORD_TIERS - 1)
 	for (const word of alone) tier([[word]], 1)
 	const rest = tierWords.slice(alone.length)
-	if (rest.length > 0) tiers.push({ query: rest.join(' | '), words: 1, common: rest.every((word) => common.has(word)) })
+	if (rest.length > 0) tiers.push({ query: rest.join(' | '), words: 1, common: ofCommon(rest) })
 	return tiers
 }
 
@@ -114,26 +114,26 @@ export const lexemeCoverage = (alias: string) =>
 export type Candidates = 'plain' | 'tiers'
 
 /**
- * A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked. `all`
- * is the tier of all the words, `some` an "at least k of the words" tier, `one` a tier of one word (or, past
- * MAX_WORD_TIERS, of the remaining words together) or the plain scan; `common` when it holds common words only.
+ * A scan of a candidate set: the rows matching a tsquery text, cut at `rows` by the index before any is ranked.
+ * `several` for a tier of several words (all of them, or at least k), not for the tier of one word (or, past
+ * MAX_WORD_TIERS, of the remaining words together) nor the plain scan; `common` when it holds common words only.
  */
 interface TextScan {
 	query: string
 	rows: number
-	kind: 'all' | 'some' | 'one'
+	several: boolean
 	common: boolean
 }
 
 function scans(candidates: Candidates, words: string[], limit: number, common: ReadonlySet<string>): TextScan[] {
 	// The plain scan is cut one past PLAIN_RANK_ROWS, so that a larger scope shows.
 	if (candidates === 'plain') {
-		return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1, kind: 'one', common: false }]
+		return [{ query: words.join(' | '), rows: PLAIN_RANK_ROWS + 1, several: false, common: false }]
 	}
-	return matchTiers(words, common).map((tier, i) => ({
+	return matchTiers(words, common).map((tier) => ({
 		query: tier.query,
 		rows: Math.max(tier.words > 1 ? limit : Math.ceil(limit / 2), MIN_TIER_ROWS),
-		kind: tier.words === 1 ? 'one' : i === 0 ? 'all' : 'some',
+		several: tier.words > 1,
 		common: tier.common,
 	}))
 }
@@ -154,12 +154,7 @@ export function textCandidates(
 	params: Params,
 	candidates: Candidates,
 	{ words, limit, common }: { words: string[]; limit: number; common: ReadonlySet<string> },
-	rows: {
-		alias: string
-		from: string
-		where: string
-		columns: (anyWord: string) => string
-	},
+	rows: { alias: string; from: string; where: string; columns: (anyWord: string) => string },
 ): string {
 	const cuts = new Map<number, string>()
 	const cut = (count: number) => cuts.get(count) ?? cuts.set(count, params.add(count)).get(count)!
@@ -168,7 +163,7 @@ export function textCandidates(
 			FROM ${rows.from} WHERE ${rows.alias}.tsv @@ to_tsquery('english', ${params.add(textScan.query)}) AND ${rows.where}${gate}
 			LIMIT ${cut(textScan.rows)}`
 	const scanned = scans(candidates, words, limit, common)
-	const several = scanned.filter((textScan) => textScan.kind !== 'one')
+	const several = scanned.filter((textScan) => textScan.several)
 	if (several.length === 0) return scanned.map((textScan) => `(${scan(textScan)})`).join(' UNION ')
 	const found = (tiers: number) =>
 		`(SELECT count(*) FROM (${several
@@ -179,7 +174,7 @@ export function textCandidates(
 		(textScan, i) =>
 			`tier${i} AS MATERIALIZED (${scan(textScan, i === 0 ? '' : ` AND ${found(i)} < ${cut(textScan.rows)}`)})`,
 	)
-	const ones = scanned.filter((textScan) => textScan.kind === 'one')
+	const ones = scanned.filter((textScan) => !textScan.several)
 	if (ones.some((textScan) => textScan.common)) {
 		named.push(`several AS MATERIALIZED (SELECT ${found(several.length)} >= ${cut(several[0]!.rows)} AS enough)`)
 	}
