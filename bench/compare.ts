@@ -47,6 +47,9 @@ interface Sample {
 	clientMs: number
 	bytes: number
 	found: boolean
+	/** Results in the answer, and the chunks they carry (a v3 document's chunks; a chunk result is one). */
+	results: number
+	chunks: number
 }
 
 async function openSide(label: string, root: string, driver: Driver): Promise<Side> {
@@ -129,7 +132,19 @@ async function ask(side: Side, workload: Workload, conversation: number, questio
 		throw new Error(`${side.label} ${path} answered ${response.status}: ${text.slice(0, 300)}`)
 	const serverMs = Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN)
 	const reply: Reply = { status: response.status, body: JSON.parse(text), ms: clientMs }
-	return { serverMs, clientMs, bytes: text.length, found: found(reply, index, question.evidence) }
+	const results = (reply.body?.results ?? []) as any[]
+	return {
+		serverMs,
+		clientMs,
+		bytes: text.length,
+		found: found(reply, index, question.evidence),
+		results: results.length,
+		chunks: results.reduce(
+			(sum, result) =>
+				sum + (Array.isArray(result.chunks) ? result.chunks.length : typeof result.chunk === 'string' ? 1 : 0),
+			0,
+		),
+	}
 }
 
 async function compareSearch(a: Side, b: Side, conversations: Conversation[], workloads: Workload[], rounds: number) {
@@ -162,9 +177,9 @@ async function compareSearch(a: Side, b: Side, conversations: Conversation[], wo
 		const line = (side: Side, list: Sample[]) => {
 			const server = stat(list, 'serverMs')
 			const client = stat(list, 'clientMs')
-			const kb = list.reduce((sum, s) => sum + s.bytes, 0) / list.length / 1024
+			const mean = (field: 'bytes' | 'results' | 'chunks') => list.reduce((sum, s) => sum + s[field], 0) / list.length
 			const share = list.filter((s) => s.found).length / list.length
-			return { server, client, kb, share, side }
+			return { server, client, kb: mean('bytes') / 1024, results: mean('results'), chunks: mean('chunks'), share, side }
 		}
 		const la = line(a, samples.a)
 		const lb = line(b, samples.b)
@@ -175,6 +190,7 @@ async function compareSearch(a: Side, b: Side, conversations: Conversation[], wo
 				`${ms(l.server.p50)} / ${ms(l.server.p95)}`,
 				`${ms(l.client.p50)} / ${ms(l.client.p95)}`,
 				fixed(l.kb),
+				`${fixed(l.results)} (${fixed(l.chunks)})`,
 				fixed(l.share, 3),
 				samples.a.length,
 			])
@@ -186,11 +202,21 @@ async function compareSearch(a: Side, b: Side, conversations: Conversation[], wo
 			'',
 			'',
 			'',
+			'',
 		])
 		// Each workload's table as soon as it is measured, so a run cut short keeps what it measured.
 		printTable(
 			`Search, one client, A and B interleaved (ms): ${workload}`,
-			['workload', 'checkout', 'server p50 / p95', 'client p50 / p95', 'KB per answer', 'evidence @1,000 words', 'n'],
+			[
+				'workload',
+				'checkout',
+				'server p50 / p95',
+				'client p50 / p95',
+				'KB per answer',
+				'results (chunks) per answer',
+				'evidence @1,000 words',
+				'n',
+			],
 			rows,
 		)
 	}
