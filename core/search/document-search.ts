@@ -3,6 +3,7 @@ import type { ChunkRecord, DocumentHeader, Scope } from '../domain/types.ts'
 import { notFound } from '../errors.ts'
 import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
 import type { Storage } from '../plugins/storage.ts'
+import { candidateCount } from './candidate-count.ts'
 import { chunkCandidates } from './chunk-candidates.ts'
 import { documentHeaders } from './document-headers.ts'
 
@@ -32,9 +33,6 @@ export interface DocumentHit {
 	chunks: ScoredChunk[]
 }
 
-/** Candidates drawn from each ranking before fusion. */
-const CANDIDATES_PER_RESULT = 10
-const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
 /** Scores below this show as 0 (four decimals): no evidence either way. */
 const MIN_SCORE = 0.00005
@@ -77,7 +75,7 @@ export function createDocumentSearch(deps: {
 			filters: request.filters,
 			documentId,
 			filepath: request.filepath,
-			limit: Math.min(MAX_CANDIDATES, Math.max(50, request.limit * CANDIDATES_PER_RESULT)),
+			limit: candidateCount(request.limit),
 		})
 		return ranked.map((candidate) => ({
 			chunkId: candidate.chunkId,

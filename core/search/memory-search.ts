@@ -5,6 +5,7 @@ import type { EmbedderPlugin, RerankerPlugin } from '../plugins/contract.ts'
 import type { MemorySearchQuery } from '../plugins/memory-storage.ts'
 import type { Storage } from '../plugins/storage.ts'
 import { type Calibration, type QueryBaseline, similarity } from './calibration.ts'
+import { candidateCount } from './candidate-count.ts'
 import { chunkCandidates } from './chunk-candidates.ts'
 import { focusOnContainer } from './container-focus.ts'
 import { containerSamples } from './container-samples.ts'
@@ -61,9 +62,6 @@ export type SearchHit = MemoryHit | ChunkHit
 
 /** A match on an older version lifts its chain's latest version to this share of its own score. */
 const HISTORY_LIFT = 0.9
-const CANDIDATES_PER_RESULT = 5
-const MIN_CANDIDATES = 50
-const MAX_CANDIDATES = 200
 const RERANK_CANDIDATES = 50
 /** Memory candidates read beyond the latest versions still needed, for older versions and memories gone since. */
 const READ_AHEAD = 10
@@ -328,10 +326,6 @@ export function createMemorySearch(deps: {
 		await withIncludes(storage, scope, request, hits, chunks)
 		return hits
 	}
-}
-
-function candidateCount(limit: number): number {
-	return Math.min(MAX_CANDIDATES, Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT))
 }
 
 function rank(order: Map<string, number>, id: string): number {
