@@ -32,18 +32,19 @@ async function seed(
 	return { stores, scope, document }
 }
 
-/** Plans of an org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
-async function seededSearchPlans(driver: Driver) {
+/** An org-wide search for a rare word, over enough rows (and fresh statistics) for the planner to prefer the indexes. */
+async function expectIndexedSearchPlans(driver: Driver) {
 	const { scope } = await seed(driver)
 	const query = { containerTags: null, vector: vec(1), terms: ['zanzibar'], limit: 10 }
-	return searchPlans(driver.db, scope, query, { enable_seqscan: 'off' })
+	const plans = await searchPlans(driver.db, scope, query, { enable_seqscan: 'off' })
+	expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
+	expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
 }
 
 /**
- * A full-text search for two words of 499 of the seeded chunks and a rare one, limit 10: the hits, and how many rows
- * each Bitmap Heap Scan of the search read from the table (EXPLAIN ANALYZE).
+ * A search for two words of 499 of the seeded chunks and a rare one, limit 10, ranks a bounded candidate set: a few
+ * index-cut tiers, each Bitmap Heap Scan reading at most its cut (EXPLAIN ANALYZE), not every match.
  */
-/** A search for words most seeded chunks hold ranks a bounded candidate set: a few index-cut tiers, not every match. */
 async function expectBoundedCommonWordsSearch(driver: Driver) {
 	const { stores, scope } = await seed(driver)
 	const query = { containerTags: null, vector: vec(1), terms: ['common', 'words', 'zanzibar'], limit: 10 }
@@ -217,41 +218,22 @@ async function expectCommonWordsReadInBackground(driver: Driver) {
 
 /** The query-plan tests of the search statements, for a driver (read inside each test) on a migrated database. */
 export function searchPlansContract(driver: () => Driver): void {
-	it('searches with the HNSW index and the full-text GIN index', async () => {
-		const plans = await seededSearchPlans(driver())
-		expect(plans.vector).toContain('Index Scan using chunks_embedding_idx')
-		expect(plans.text).toContain('Bitmap Index Scan on chunks_tsv_idx')
-	})
-
-	it('reads a bounded number of rows for words that most chunks hold', async () => {
-		await expectBoundedCommonWordsSearch(driver())
-	})
-
-	it('searches a scope with more matches than one scan ranks by the match tiers', async () => {
-		await expectLargeScopeSearchedByTiers(driver())
-	})
-
-	it('skips an "at least k of the words" tier once the tiers before it filled its cut', async () => {
-		await expectFilledTierClosesTheNext(driver())
-	})
-
-	it('runs an "at least k of the words" tier while the tiers before it fall short', async () => {
-		await expectShortTierOpensTheNext(driver())
-	})
-
-	it('skips the tier of a word the statistics count as common once the tiers of several words filled', async () => {
-		await expectCommonWordTierClosed(driver())
-	})
-
-	it('runs the pairs of common words of a tier only while the pairs holding a rarer word fall short', async () => {
-		await expectCommonPairsAfterRarerPairs(driver())
-	})
-
-	it('reads the match tiers through the index, not the table in its stored order', async () => {
-		await expectRarerWordTierReadByIndex(driver())
-	})
-
-	it('reads which query words are common from the statistics in the background', async () => {
-		await expectCommonWordsReadInBackground(driver())
-	})
+	const cases: [string, (driver: Driver) => Promise<void>][] = [
+		['searches with the HNSW index and the full-text GIN index', expectIndexedSearchPlans],
+		['reads a bounded number of rows for words that most chunks hold', expectBoundedCommonWordsSearch],
+		['searches a scope with more matches than one scan ranks by the match tiers', expectLargeScopeSearchedByTiers],
+		['skips an "at least k of the words" tier once the tiers before it filled its cut', expectFilledTierClosesTheNext],
+		['runs an "at least k of the words" tier while the tiers before it fall short', expectShortTierOpensTheNext],
+		[
+			'skips the tier of a word the statistics count as common once the tiers of several words filled',
+			expectCommonWordTierClosed,
+		],
+		[
+			'runs the pairs of common words of a tier only while the pairs holding a rarer word fall short',
+			expectCommonPairsAfterRarerPairs,
+		],
+		['reads the match tiers through the index, not the table in its stored order', expectRarerWordTierReadByIndex],
+		['reads which query words are common from the statistics in the background', expectCommonWordsReadInBackground],
+	]
+	for (const [behaviour, check] of cases) it(behaviour, () => check(driver()))
 }

@@ -37,26 +37,34 @@ async function readCommonLexemes(db: Db, table: TextTable): Promise<Set<string>>
 const lexemes = new Map<string, Promise<string | null>>()
 
 function lexemesOf(db: Db, words: string[]): Promise<(string | null)[]> {
-	const unknown = words.filter((word) => !lexemes.has(word))
-	if (unknown.length > 0) {
-		const read = db
-			.query<{ word: string; lexeme: string | null }>(
-				`SELECT w AS word, (tsvector_to_array(to_tsvector('english', w)))[1] AS lexeme FROM unnest($1::text[]) AS w`,
-				[unknown],
-			)
-			.then((rows) => new Map(rows.map((row) => [row.word, row.lexeme])))
-		read.catch(() => {
-			for (const word of unknown) lexemes.delete(word)
-		})
-		for (const word of unknown) {
-			if (lexemes.size >= MAX_REMEMBERED_WORDS) lexemes.delete(lexemes.keys().next().value!)
-			lexemes.set(
-				word,
-				read.then((found) => found.get(word) ?? null),
-			)
-		}
-	}
-	return Promise.all(words.map((word) => lexemes.get(word)!))
+	const known = words.map((word) => lexemes.get(word))
+	const unknown = words.filter((_, i) => known[i] === undefined)
+	if (unknown.length === 0) return Promise.all(known as Promise<string | null>[])
+	const read = db
+		.query<{ word: string; lexeme: string | null }>(
+			`SELECT w AS word, (tsvector_to_array(to_tsvector('english', w)))[1] AS lexeme FROM unnest($1::text[]) AS w`,
+			[unknown],
+		)
+		.then((rows) => new Map(rows.map((row) => [row.word, row.lexeme])))
+	read.catch(() => {
+		for (const word of unknown) lexemes.delete(word)
+	})
+	return Promise.all(
+		words.map(
+			(word, i) =>
+				known[i] ??
+				remember(
+					word,
+					read.then((found) => found.get(word) ?? null),
+				),
+		),
+	)
+}
+
+function remember(word: string, lexeme: Promise<string | null>): Promise<string | null> {
+	if (lexemes.size >= MAX_REMEMBERED_WORDS) lexemes.delete(lexemes.keys().next().value!)
+	lexemes.set(word, lexeme)
+	return lexeme
 }
 
 /** The words of `words` (lowercased) whose lexemes are among `common`. */

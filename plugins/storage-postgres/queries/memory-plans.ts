@@ -7,6 +7,7 @@ import { ACTIVE, LINKABLE_COLUMNS } from './memory-rows.ts'
 import { MEMORY_EF_SEARCH, memoryTextStatement, memoryVectorStatement } from './memory-search.ts'
 import type { Statement } from './params.ts'
 import { vectorScanSettings } from './search.ts'
+import type { LocalSettings } from './set-local.ts'
 import { queryWords } from './text-candidates.ts'
 
 /**
@@ -20,7 +21,7 @@ export async function memoryPlans(
 	scope: Scope,
 	query: MemorySearchQuery,
 	containerTag: string,
-	settings: Record<string, string> = {},
+	settings: LocalSettings = {},
 	options: { analyze?: boolean } = {},
 ): Promise<{ vector: string; text: string | null; facts: string; contentKeys: string }> {
 	const explain = (statement: Statement) =>

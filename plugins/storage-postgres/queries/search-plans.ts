@@ -16,7 +16,7 @@ export async function searchPlans(
 	db: Db,
 	scope: Scope,
 	query: ChunkSearchQuery,
-	settings: Record<string, string> = {},
+	settings: LocalSettings = {},
 	options: { analyze?: boolean; buffers?: boolean } = {},
 ): Promise<{ vector: string; text: string | null }> {
 	const explain = (statement: Statement, own: LocalSettings) =>

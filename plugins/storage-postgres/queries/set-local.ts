@@ -1,4 +1,5 @@
 import type { Db } from '../db.ts'
+import type { Statement } from './params.ts'
 
 export type LocalSettings = Record<string, string | number>
 
@@ -16,7 +17,7 @@ export async function setLocal(tx: Db, settings: LocalSettings): Promise<void> {
  * One statement with `settings` set for it alone: in a transaction, the settings sent together with the statement
  * (both drivers run a transaction's statements in the order they are sent), so they cost no round trip of their own.
  */
-export function queryWith<Row>(db: Db, settings: LocalSettings, statement: { text: string; params: unknown[] }) {
+export function queryWith<Row>(db: Db, settings: LocalSettings, statement: Statement) {
 	return db.transaction(async (tx) => {
 		const [, rows] = await Promise.all([setLocal(tx, settings), tx.query<Row>(statement.text, statement.params)])
 		return rows
